@@ -1,0 +1,24 @@
+"""Small text helpers shared by requirement extraction and evidence retrieval."""
+
+from __future__ import annotations
+
+import re
+
+_WORD = re.compile(r"[a-z0-9][a-z0-9+#.]*")
+STOPWORDS = frozenset(
+    """a an and are as at be by can for from has have in into is it its of on or our such that
+    the their this to was were will with you your we who what which all any other etc e.g i.e
+    experience experienced ability able strong good excellent knowledge skills skill work working
+    years year plus must should including using use well new team""".split()
+)
+
+
+def content_words(text: str) -> set[str]:
+    """Lower-cased words minus stopwords, with trailing dots stripped (``node.js`` kept)."""
+    words = {w.rstrip(".") for w in _WORD.findall(text.lower())}
+    return {w for w in words if w and w not in STOPWORDS and len(w) > 1}
+
+
+def strip_bullet(line: str) -> str:
+    """Remove leading list markers and whitespace, keep the rest verbatim."""
+    return re.sub(r"^\s*(?:[-*•·▪◦–]+|\d+[.)])\s*", "", line).strip()

@@ -1,0 +1,1 @@
+"""Everything about the LLM engine: settings, in-process vLLM, embedded model, metrics, fake."""

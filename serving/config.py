@@ -1,0 +1,96 @@
+"""Engine settings: one pydantic-settings class behind a cached getter.
+
+Every value can be set through the environment with the prefix ``HIRING_ASSISTANT_``;
+nested speculation fields use ``__`` (e.g. ``HIRING_ASSISTANT_SPECULATION__METHOD=off``).
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+
+class SpeculationConfig(BaseModel):
+    """N-gram (prompt-lookup) speculative decoding, or ``off``."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    method: Literal["ngram", "off"] = "ngram"
+    num_speculative_tokens: int = Field(5, ge=1, le=32, description="Draft tokens per step.")
+    prompt_lookup_max: int = Field(5, ge=1, le=32, description="Longest n-gram matched.")
+    prompt_lookup_min: int = Field(2, ge=1, le=32, description="Shortest n-gram matched.")
+
+    @model_validator(mode="after")
+    def _min_not_above_max(self) -> SpeculationConfig:
+        if self.prompt_lookup_min > self.prompt_lookup_max:
+            raise ValueError(
+                f"prompt_lookup_min ({self.prompt_lookup_min}) must not exceed "
+                f"prompt_lookup_max ({self.prompt_lookup_max})"
+            )
+        return self
+
+    @property
+    def enabled(self) -> bool:
+        return self.method != "off"
+
+    def to_vllm(self) -> dict[str, object] | None:
+        """The ``speculative_config`` argument vLLM expects, or None when off."""
+        if not self.enabled:
+            return None
+        return {
+            "method": self.method,
+            "num_speculative_tokens": self.num_speculative_tokens,
+            "prompt_lookup_max": self.prompt_lookup_max,
+            "prompt_lookup_min": self.prompt_lookup_min,
+        }
+
+    @property
+    def label(self) -> str:
+        if not self.enabled:
+            return "off"
+        return (
+            f"ngram:k={self.num_speculative_tokens},"
+            f"min={self.prompt_lookup_min},max={self.prompt_lookup_max}"
+        )
+
+
+class EngineSettings(BaseSettings):
+    """How the local vLLM engine is started and how it generates."""
+
+    model_config = SettingsConfigDict(
+        env_prefix="HIRING_ASSISTANT_",
+        env_nested_delimiter="__",
+        extra="ignore",
+        frozen=True,
+    )
+
+    model: str | None = Field(
+        None,
+        description="Model path or name vLLM can load; default: the embedded SmolLM2-135M.",
+    )
+    data_dir: Path | None = Field(
+        None, description="Where the embedded model is prepared; default: the user data dir."
+    )
+    dtype: Literal["bfloat16", "float16", "float32", "auto"] = "bfloat16"
+    max_model_len: int = Field(8192, ge=256, description="Context length (prompt + output).")
+    max_tokens: int = Field(1024, ge=16, description="Upper bound on output tokens.")
+    kv_cache_gib: int = Field(
+        2, ge=1, description="CPU memory for the KV cache, in GiB (VLLM_CPU_KVCACHE_SPACE)."
+    )
+    compact_json: bool = Field(
+        True, description="Forbid free whitespace in structured output (fewer tokens)."
+    )
+    enforce_eager: bool = Field(True, description="Skip graph compilation (fast start-up).")
+    max_num_seqs: int = Field(64, ge=1, description="Requests batched together at most.")
+    seed: int = 0
+    speculation: SpeculationConfig = SpeculationConfig()
+
+
+@lru_cache(maxsize=1)
+def get_settings() -> EngineSettings:
+    """The process-wide settings, read once from the environment."""
+    return EngineSettings()

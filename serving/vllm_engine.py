@@ -1,0 +1,205 @@
+"""The in-process vLLM engine (AsyncLLM) with JSON-schema structured output and n-gram speculation.
+
+The engine runs on its own event loop in a background thread, so the same object serves sync code
+(CLI, tests, LangGraph nodes) through :meth:`VLLMEngine.generate` and async code through
+:meth:`VLLMEngine.agenerate`; concurrent requests are batched continuously by vLLM.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import threading
+import time
+import uuid
+from collections.abc import Coroutine
+from typing import Any, TypeVar
+
+from serving.config import EngineSettings
+from serving.embedded_model import resolve_model
+from serving.engine import EngineError, EngineInfo, Generation, GenerationRequest, Message
+from serving.metrics import RequestMetrics, SpeculationCounters
+
+T = TypeVar("T")
+_COUNTERS = {
+    "vllm:spec_decode_num_drafts": "drafts",
+    "vllm:spec_decode_num_draft_tokens": "draft_tokens",
+    "vllm:spec_decode_num_accepted_tokens": "accepted_tokens",
+}
+
+
+class PromptTooLongError(EngineError):
+    def __init__(self, prompt_tokens: int, max_model_len: int) -> None:
+        super().__init__(
+            f"the prompt is {prompt_tokens} tokens, over the model's context of "
+            f"{max_model_len} tokens (with room for the answer)"
+        )
+        self.prompt_tokens = prompt_tokens
+        self.max_model_len = max_model_len
+
+
+class VLLMEngine:
+    """A real vLLM engine; create it under ``if __name__ == "__main__":`` (it spawns processes)."""
+
+    def __init__(self, settings: EngineSettings) -> None:
+        self.settings = settings
+        model = resolve_model(settings)
+        self.info = EngineInfo(
+            name="vllm",
+            model=model,
+            speculation=settings.speculation,
+            max_model_len=settings.max_model_len,
+            extra={"enforce_eager": settings.enforce_eager, "compact_json": settings.compact_json},
+        )
+        os.environ.setdefault("VLLM_CPU_KVCACHE_SPACE", str(settings.kv_cache_gib))
+        self._loop = asyncio.new_event_loop()
+        self._thread = threading.Thread(
+            target=self._loop.run_forever, name="vllm-engine-loop", daemon=True
+        )
+        self._thread.start()
+        try:
+            self._llm = self._run(self._start(model))
+        except Exception as exc:
+            self._stop_loop()
+            raise EngineError(f"vLLM could not start model {model!r}: {exc}") from exc
+        self._tokenizer = self._llm.get_tokenizer()
+        self.info.extra["vllm_version"] = _vllm_version()
+
+    async def _start(self, model: str) -> Any:
+        from vllm import AsyncEngineArgs
+        from vllm.config import StructuredOutputsConfig
+        from vllm.v1.engine.async_llm import AsyncLLM
+
+        s = self.settings
+        args = AsyncEngineArgs(
+            model=model,
+            dtype=s.dtype,
+            max_model_len=s.max_model_len,
+            enforce_eager=s.enforce_eager,
+            max_num_seqs=s.max_num_seqs,
+            seed=s.seed,
+            speculative_config=s.speculation.to_vllm(),
+            disable_log_stats=False,
+            structured_outputs_config=StructuredOutputsConfig(
+                backend="xgrammar", disable_any_whitespace=s.compact_json
+            ),
+        )
+        return AsyncLLM.from_engine_args(args)
+
+    def _run(self, coro: Coroutine[Any, Any, T]) -> T:
+        return asyncio.run_coroutine_threadsafe(coro, self._loop).result()
+
+    def count_prompt_tokens(self, messages: list[Message]) -> int:
+        return len(self._prompt_ids(messages))
+
+    def _prompt_ids(self, messages: list[Message]) -> list[int]:
+        text = self._tokenizer.apply_chat_template(
+            messages, add_generation_prompt=True, tokenize=False
+        )
+        return list(self._tokenizer.encode(text, add_special_tokens=False))
+
+    def _sampling_params(self, request: GenerationRequest, max_tokens: int) -> Any:
+        from vllm import SamplingParams
+        from vllm.sampling_params import StructuredOutputsParams
+
+        structured = None
+        if request.json_schema is not None:
+            structured = StructuredOutputsParams(json=request.json_schema)
+        return SamplingParams(
+            temperature=request.temperature,
+            max_tokens=max_tokens,
+            seed=self.settings.seed,
+            structured_outputs=structured,
+        )
+
+    async def _agenerate(self, request: GenerationRequest) -> Generation:
+        prompt_ids = self._prompt_ids(request.messages)
+        room = self.settings.max_model_len - len(prompt_ids)
+        if room < 16:
+            raise PromptTooLongError(len(prompt_ids), self.settings.max_model_len)
+        max_tokens = min(request.max_tokens or self.settings.max_tokens, room)
+        params = self._sampling_params(request, max_tokens)
+        start = time.perf_counter()
+        first: float | None = None
+        final = None
+        async for out in self._llm.generate(
+            {"prompt_token_ids": prompt_ids}, params, request_id=uuid.uuid4().hex
+        ):
+            if first is None and out.outputs and out.outputs[0].token_ids:
+                first = time.perf_counter()
+            final = out
+        end = time.perf_counter()
+        if final is None or not final.outputs:
+            raise EngineError("vLLM returned no output")
+        completion = final.outputs[0]
+        metrics = RequestMetrics(
+            prompt_tokens=len(prompt_ids),
+            output_tokens=len(completion.token_ids),
+            ttft_s=(first or end) - start,
+            e2e_s=end - start,
+        )
+        return Generation(
+            text=completion.text,
+            token_ids=list(completion.token_ids),
+            finish_reason=completion.finish_reason,
+            metrics=metrics,
+        )
+
+    async def agenerate(self, request: GenerationRequest) -> Generation:
+        if asyncio.get_running_loop() is self._loop:
+            return await self._agenerate(request)
+        future = asyncio.run_coroutine_threadsafe(self._agenerate(request), self._loop)
+        return await asyncio.wrap_future(future)
+
+    def generate(self, request: GenerationRequest) -> Generation:
+        return self._run(self._agenerate(request))
+
+    def generate_many(self, requests: list[GenerationRequest]) -> list[Generation]:
+        async def gather() -> list[Generation]:
+            return list(await asyncio.gather(*(self._agenerate(r) for r in requests)))
+
+        return self._run(gather())
+
+    def speculation_counters(self) -> SpeculationCounters:
+        from vllm.v1.metrics.reader import Counter, Vector, get_metrics_snapshot
+
+        totals = {field: 0 for field in _COUNTERS.values()}
+        per_pos: list[int] = []
+        for metric in get_metrics_snapshot():
+            if isinstance(metric, Counter) and metric.name in _COUNTERS:
+                totals[_COUNTERS[metric.name]] += metric.value
+            elif isinstance(metric, Vector) and metric.name.startswith(
+                "vllm:spec_decode_num_accepted_tokens_per_pos"
+            ):
+                per_pos += [0] * (len(metric.values) - len(per_pos))
+                for i, value in enumerate(metric.values):
+                    per_pos[i] += value
+        return SpeculationCounters(**totals, accepted_per_position=tuple(per_pos))
+
+    def _stop_loop(self) -> None:
+        self._loop.call_soon_threadsafe(self._loop.stop)
+        self._thread.join(timeout=10)
+
+    def close(self) -> None:
+        llm = getattr(self, "_llm", None)
+        if llm is not None:
+            self._llm = None
+
+            async def shutdown() -> None:
+                llm.shutdown()
+
+            self._run(shutdown())
+        if self._thread.is_alive():
+            self._stop_loop()
+
+    def __enter__(self) -> VLLMEngine:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def _vllm_version() -> str:
+    import vllm
+
+    return str(vllm.__version__)
