@@ -4,14 +4,19 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 Verdict = Literal["met", "partial", "not_met", "insufficient_evidence"]
 VERDICTS: tuple[Verdict, ...] = ("met", "partial", "not_met", "insufficient_evidence")
+# Verdicts allowed without a quote: a requirement cannot be met on no evidence.
+UNSUPPORTED_VERDICTS: tuple[Verdict, ...] = ("not_met", "insufficient_evidence")
 
 MAX_QUOTES = 2
-MAX_REASONING_CHARS = 200
-MAX_SUMMARY_CHARS = 400
+# Free text is bounded by patterns, which the grammar enforces while generating: one sentence of
+# reasoning (a small model otherwise repeats itself until max_tokens), a few sentences of summary.
+# No counted repetition ({1,150}): xgrammar 0.2.8 with vLLM's grammar cache fails to compile it.
+REASONING_PATTERN = r'^[^".\\\n]+[.]$'
+SUMMARY_PATTERN = r'^([^".\\\n]+[.] ?){1,3}$'
 
 
 class RequirementAssessment(BaseModel):
@@ -24,7 +29,15 @@ class RequirementAssessment(BaseModel):
         description="Quotes copied verbatim from the candidate profile that bear on it.",
     )
     verdict: Verdict = Field(description="Whether the profile shows the requirement is met.")
-    reasoning: str = Field(max_length=MAX_REASONING_CHARS, description="One short sentence.")
+    reasoning: str = Field(
+        pattern=REASONING_PATTERN, max_length=600, description="One short sentence."
+    )
+
+    @field_validator("evidence")
+    @classmethod
+    def _drop_repeated_quotes(cls, quotes: list[str]) -> list[str]:
+        """The same passage quoted twice says nothing more: keep it once."""
+        return list(dict.fromkeys(quotes))
 
 
 class MatchAnalysis(BaseModel):
@@ -33,4 +46,6 @@ class MatchAnalysis(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     assessments: list[RequirementAssessment]
-    summary: str = Field(max_length=MAX_SUMMARY_CHARS, description="Two or three sentences.")
+    summary: str = Field(
+        pattern=SUMMARY_PATTERN, max_length=1500, description="Up to three sentences."
+    )

@@ -75,9 +75,11 @@ class EngineSettings(BaseSettings):
     data_dir: Path | None = Field(
         None, description="Where the embedded model is prepared; default: the user data dir."
     )
-    dtype: Literal["bfloat16", "float16", "float32", "auto"] = "bfloat16"
+    dtype: Literal["auto", "bfloat16", "float16", "float32"] = Field(
+        "auto", description="auto: bfloat16 where the CPU has it natively, else float32."
+    )
     max_model_len: int = Field(8192, ge=256, description="Context length (prompt + output).")
-    max_tokens: int = Field(1024, ge=16, description="Upper bound on output tokens.")
+    max_tokens: int = Field(1536, ge=16, description="Upper bound on output tokens.")
     kv_cache_gib: int = Field(
         2, ge=1, description="CPU memory for the KV cache, in GiB (VLLM_CPU_KVCACHE_SPACE)."
     )

@@ -16,6 +16,7 @@ from collections.abc import Coroutine
 from typing import Any, TypeVar
 
 from serving.config import EngineSettings
+from serving.cpu import resolve_dtype
 from serving.embedded_model import resolve_model
 from serving.engine import EngineError, EngineInfo, Generation, GenerationRequest, Message
 from serving.metrics import RequestMetrics, SpeculationCounters
@@ -68,12 +69,15 @@ class VLLMEngine:
     async def _start(self, model: str) -> Any:
         from vllm import AsyncEngineArgs
         from vllm.config import StructuredOutputsConfig
+        from vllm.platforms import current_platform
         from vllm.v1.engine.async_llm import AsyncLLM
 
         s = self.settings
+        dtype = resolve_dtype(s.dtype, on_cpu=current_platform.is_cpu())
+        self.info.extra["dtype"] = dtype
         args = AsyncEngineArgs(
             model=model,
-            dtype=s.dtype,
+            dtype=dtype,
             max_model_len=s.max_model_len,
             enforce_eager=s.enforce_eager,
             max_num_seqs=s.max_num_seqs,
@@ -132,6 +136,11 @@ class VLLMEngine:
         if final is None or not final.outputs:
             raise EngineError("vLLM returned no output")
         completion = final.outputs[0]
+        if completion.finish_reason in ("error", "abort"):
+            raise EngineError(
+                f"vLLM ended the request with {completion.finish_reason!r} "
+                "(an invalid JSON schema is the usual cause; the engine log has details)"
+            )
         metrics = RequestMetrics(
             prompt_tokens=len(prompt_ids),
             output_tokens=len(completion.token_ids),

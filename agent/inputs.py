@@ -1,0 +1,62 @@
+"""Reading the recruiter's files: plain text or Markdown, with one-line errors for bad input."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from agent.requirements import extract_requirements
+from schemas.inputs import CandidateProfile, JobPosting
+
+MAX_FILE_BYTES = 1_000_000
+
+
+class InputError(ValueError):
+    """Bad input; the message is one line meant for the user."""
+
+
+def read_document(path: Path, what: str) -> str:
+    """The text of a UTF-8 text or Markdown file, or an InputError saying what is wrong."""
+    if not path.exists():
+        raise InputError(f"{what} file not found: {path}")
+    if not path.is_file():
+        raise InputError(f"{what} path is not a file: {path}")
+    data = path.read_bytes()
+    if len(data) > MAX_FILE_BYTES:
+        raise InputError(
+            f"{what} file is too large ({len(data):,} bytes, limit {MAX_FILE_BYTES:,})"
+        )
+    if data.startswith(b"%PDF"):
+        raise InputError(f"{what} file {path} is a PDF; convert it to text or Markdown first")
+    if data.startswith(b"PK\x03\x04"):
+        raise InputError(
+            f"{what} file {path} is a zip/Office document; convert it to text or Markdown first"
+        )
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise InputError(f"{what} file {path} is binary, not UTF-8 text or Markdown") from None
+    if "\x00" in text:
+        raise InputError(f"{what} file {path} is binary, not UTF-8 text or Markdown")
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    if not text.strip():
+        raise InputError(f"{what} file is empty: {path}")
+    return text.strip()
+
+
+def _title(text: str, fallback: str) -> str:
+    first = text.splitlines()[0].strip()
+    if first.startswith("#"):
+        return first.lstrip("#").strip() or fallback
+    return first if len(first.split()) <= 8 else fallback
+
+
+def load_job(path: Path) -> JobPosting:
+    text = read_document(path, "job")
+    requirements = extract_requirements(text)
+    if not requirements:
+        raise InputError(f"no requirements found in job file {path}")
+    return JobPosting(title=_title(text, path.stem), text=text, requirements=requirements)
+
+
+def load_candidate(path: Path) -> CandidateProfile:
+    return CandidateProfile(id=path.stem, text=read_document(path, "candidate"))
