@@ -30,7 +30,7 @@ def profile_passages(profile_text: str) -> list[str]:
 def related_passages(
     requirement: Requirement, passages: list[str], k: int = PASSAGES_PER_REQUIREMENT
 ) -> list[str]:
-    """The ``k`` passages sharing the most content words with the requirement (none if no overlap)."""
+    """The ``k`` passages sharing most content words with the requirement (none if no overlap)."""
     wanted = content_words(requirement.text)
     scored = []
     for index, passage in enumerate(passages):

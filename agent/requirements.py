@@ -15,6 +15,7 @@ from schemas.inputs import Requirement
 
 MAX_REQUIREMENTS = 8
 MAX_ITEM_WORDS = 40
+_BULLET = re.compile(r"(?:[-*•·▪◦–]|\d+[.)])\s")
 _REQUIRED = re.compile(
     r"requirement|qualification|skill|must.have|you have|you bring|you.?ll need|who you are|"
     r"someone who|looking for|experience|education|tools|technolog|nice to have|preferred",
@@ -37,7 +38,8 @@ def _heading_text(line: str) -> str | None:
     if stripped.startswith("#") or (stripped.endswith(":") and len(text.split()) <= 16):
         return text
     is_short = len(text.split()) <= 5 and not text.endswith((".", ","))
-    if is_short and not line[:1].isspace() and text[:1].isupper() and strip_bullet(line) == text:
+    is_item = line[:1].isspace() or _BULLET.match(line)
+    if is_short and not is_item and text[:1].isupper():
         return text
     return None
 

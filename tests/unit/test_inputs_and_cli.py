@@ -1,0 +1,101 @@
+"""Bad input gets one line on stderr and a non-zero exit, before any engine starts."""
+
+import pytest
+from typer.testing import CliRunner
+
+from agent.cli import app
+from agent.inputs import InputError, load_candidate, load_job, read_document
+
+runner = CliRunner()
+
+
+@pytest.fixture
+def files(tmp_path):
+    (tmp_path / "empty.md").write_text("  \n\n")
+    (tmp_path / "binary.md").write_bytes(b"\x00\x01\x02binary")
+    (tmp_path / "latin1.txt").write_bytes("caf\xe9".encode("latin-1"))
+    (tmp_path / "resume.pdf").write_bytes(b"%PDF-1.7 ...")
+    (tmp_path / "resume.docx").write_bytes(b"PK\x03\x04...")
+    return tmp_path
+
+
+@pytest.mark.parametrize(
+    ("name", "message"),
+    [
+        ("missing.md", "file not found"),
+        ("empty.md", "file is empty"),
+        ("binary.md", "is binary"),
+        ("latin1.txt", "is binary, not UTF-8"),
+        ("resume.pdf", "is a PDF"),
+        ("resume.docx", "zip/Office document"),
+    ],
+)
+def test_bad_files_give_clear_errors(files, name, message):
+    with pytest.raises(InputError, match=message):
+        read_document(files / name, "candidate")
+
+
+def test_directory_is_refused(tmp_path):
+    with pytest.raises(InputError, match="not a file"):
+        read_document(tmp_path, "job")
+
+
+def test_job_title_and_requirements(django_job_path, django_candidate_path):
+    job = load_job(django_job_path)
+    assert job.title == "Django Developer"
+    assert len(job.requirements) >= 3
+    assert load_candidate(django_candidate_path).id == "cand_033"
+
+
+@pytest.mark.parametrize("name", ["missing.md", "empty.md", "binary.md", "resume.pdf"])
+def test_cli_prints_one_line_and_exits_2(files, django_job_path, name):
+    result = runner.invoke(
+        app, ["analyze", "--job", str(django_job_path), "--candidate", str(files / name)]
+    )
+    assert result.exit_code == 2
+    assert result.stderr.startswith("error: ")
+    assert len(result.stderr.strip().splitlines()) == 1
+    assert "Traceback" not in result.output + result.stderr
+
+
+def test_cli_refuses_bad_speculation_flags(django_job_path, django_candidate_path):
+    result = runner.invoke(
+        app,
+        [
+            "analyze",
+            "--job",
+            str(django_job_path),
+            "--candidate",
+            str(django_candidate_path),
+            "--prompt-lookup-min",
+            "7",
+            "--prompt-lookup-max",
+            "3",
+        ],
+    )
+    assert result.exit_code == 2
+    assert "prompt_lookup_min (7) must not exceed prompt_lookup_max (3)" in result.stderr
+
+
+def test_cli_refuses_compare_without_speculation(django_job_path, django_candidate_path):
+    result = runner.invoke(
+        app,
+        [
+            "analyze",
+            "--job",
+            str(django_job_path),
+            "--candidate",
+            str(django_candidate_path),
+            "--no-speculation",
+            "--compare",
+        ],
+    )
+    assert result.exit_code == 2
+    assert "--compare needs speculation on" in result.stderr
+
+
+def test_help_lists_subcommands():
+    result = runner.invoke(app, ["--help"])
+    assert result.exit_code == 0
+    assert "analyze" in result.output
+    assert "model" in result.output

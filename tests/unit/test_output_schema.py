@@ -1,0 +1,118 @@
+import json
+
+import pytest
+
+from agent.validation import AnalysisInvalidError, validate_analysis
+from schemas.inputs import Requirement
+from schemas.output_schema import build_analysis_schema
+
+REQS = [Requirement(id="R1", text="Python"), Requirement(id="R2", text="Kubernetes")]
+PROFILE = "Skills:\n- Python for six years\n- Django"
+ALLOWED = {"R1": ["Python for six years"], "R2": []}
+
+
+def _answer(**overrides):
+    answer = {
+        "assessments": [
+            {
+                "requirement_id": "R1",
+                "evidence": ["Python for six years"],
+                "verdict": "met",
+                "reasoning": "Six years of Python.",
+            },
+            {
+                "requirement_id": "R2",
+                "evidence": [],
+                "verdict": "insufficient_evidence",
+                "reasoning": "Not mentioned.",
+            },
+        ],
+        "summary": "Good Python fit. No Kubernetes.",
+    }
+    answer.update(overrides)
+    return answer
+
+
+def test_schema_fixes_ids_order_and_count():
+    schema = build_analysis_schema(REQS, ALLOWED)
+    items = schema["properties"]["assessments"]
+    assert items["minItems"] == items["maxItems"] == 2
+    assert items["items"] is False
+    ids = [i["properties"]["requirement_id"]["const"] for i in items["prefixItems"]]
+    assert ids == ["R1", "R2"]
+
+
+def test_quotes_are_an_enum_and_no_passage_means_no_met():
+    items = build_analysis_schema(REQS, ALLOWED)["properties"]["assessments"]["prefixItems"]
+    r1, r2 = (i["properties"] for i in items)
+    assert r1["evidence"]["items"]["enum"] == ["Python for six years"]
+    assert r1["evidence"]["minItems"] == 1
+    assert r2["evidence"]["maxItems"] == 0
+    assert set(r2["verdict"]["enum"]) == {"not_met", "insufficient_evidence"}
+
+
+def test_schema_has_no_max_length():
+    assert "maxLength" not in json.dumps(build_analysis_schema(REQS, ALLOWED))
+
+
+def test_valid_answer_passes():
+    analysis = validate_analysis(json.dumps(_answer()), REQS, PROFILE)
+    assert [a.verdict for a in analysis.assessments] == ["met", "insufficient_evidence"]
+
+
+def test_repeated_quote_is_kept_once():
+    answer = _answer()
+    answer["assessments"][0]["evidence"] = ["Python for six years"] * 2
+    analysis = validate_analysis(json.dumps(answer), REQS, PROFILE)
+    assert analysis.assessments[0].evidence == ["Python for six years"]
+
+
+def test_quote_not_in_profile_is_rejected():
+    answer = _answer()
+    answer["assessments"][0]["evidence"] = ["Python for ten years"]
+    with pytest.raises(AnalysisInvalidError, match="not found verbatim"):
+        validate_analysis(json.dumps(answer), REQS, PROFILE)
+
+
+def test_met_without_evidence_is_rejected():
+    answer = _answer()
+    answer["assessments"][1]["verdict"] = "met"
+    with pytest.raises(AnalysisInvalidError, match="R2: verdict 'met' needs evidence"):
+        validate_analysis(json.dumps(answer), REQS, PROFILE)
+
+
+def test_missing_or_reordered_requirements_are_rejected():
+    answer = _answer()
+    answer["assessments"].reverse()
+    with pytest.raises(AnalysisInvalidError, match="once each, in order"):
+        validate_analysis(json.dumps(answer), REQS, PROFILE)
+
+
+def test_not_json_is_rejected_with_raw_output_kept():
+    with pytest.raises(AnalysisInvalidError) as info:
+        validate_analysis('{"assessments": [', REQS, PROFILE)
+    assert info.value.raw_output == '{"assessments": ['
+
+
+def test_xgrammar_compiles_the_schema_of_a_real_pair():
+    """The schema compiles in the engine's grammar backend with its cache on, as vLLM runs it."""
+    import xgrammar as xgr
+    from transformers import AutoTokenizer
+
+    from agent.analysis import build_request
+    from agent.inputs import load_candidate, load_job
+    from serving.config import EngineSettings
+    from serving.embedded_model import resolve_model
+    from tests.conftest import candidate_path, job_path
+
+    request = build_request(
+        load_job(job_path("job_014")), load_candidate(candidate_path("cand_037"))
+    )
+    tokenizer = AutoTokenizer.from_pretrained(resolve_model(EngineSettings()))
+    compiler = xgr.GrammarCompiler(
+        xgr.TokenizerInfo.from_huggingface(tokenizer), cache_enabled=True
+    )
+    compiled = compiler.compile_json_schema(
+        json.dumps(request.json_schema), any_whitespace=False, separators=(",", ":")
+    )
+    assert compiled.memory_size_bytes > 0
