@@ -1,104 +1,118 @@
-"""One match analysis: prompt, grounded JSON schema, generation, validation."""
+"""The public Python API: analyze one candidate, or many against one job, through the graph."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
-from agent.evidence import profile_passages, related_passages
+from agent.analysis_request import build_request
+from agent.graph import AnalysisContext, build_graph, nodes
+from agent.graph.state import AnalysisState
 from agent.inputs import InputError
-from agent.validation import validate_analysis
-from prompts import render_chat, template_version
-from schemas.analysis import MatchAnalysis
-from schemas.inputs import CandidateProfile, JobPosting
-from schemas.output_schema import build_analysis_schema
-from serving.engine import Engine, EngineInfo, GenerationRequest
-from serving.metrics import RequestMetrics, SpeculationCounters
-
-PROMPT = "analysis"
-MIN_ANSWER_TOKENS = 512
+from schemas.inputs import CandidateProfile, JobPosting, Requirement
+from schemas.report import MatchReport
+from serving.engine import Engine, GenerationRequest
 
 
-@dataclass(frozen=True)
-class AnalysisResult:
-    job: JobPosting
-    candidate: CandidateProfile
-    analysis: MatchAnalysis
-    raw_output: str
-    metrics: RequestMetrics
-    speculation: SpeculationCounters
-    engine: EngineInfo
-    prompt_version: str
+class AnalysisFailedError(RuntimeError):
+    """The model's answers failed validation on every attempt; keeps the last one and why."""
 
-    def speculation_dict(self) -> dict[str, Any]:
-        spec = self.engine.speculation
-        return {
-            "method": spec.method,
-            "num_speculative_tokens": spec.num_speculative_tokens if spec.enabled else None,
-            "prompt_lookup_max": spec.prompt_lookup_max if spec.enabled else None,
-            "prompt_lookup_min": spec.prompt_lookup_min if spec.enabled else None,
-            **self.speculation.to_dict(),
-        }
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "job": {"title": self.job.title},
-            "candidate": {"id": self.candidate.id},
-            "requirements": [r.model_dump() for r in self.job.requirements],
-            "analysis": self.analysis.model_dump(),
-            "metrics": {**self.metrics.to_dict(), "speculation": self.speculation_dict()},
-            "provenance": {
-                "engine": self.engine.name,
-                "model": self.engine.model,
-                "prompt_version": self.prompt_version,
-                **self.engine.extra,
-            },
-        }
+    def __init__(self, errors: list[str], last_output: str | None, attempts: int) -> None:
+        shown = "; ".join(errors[:3]) + (f" (+{len(errors) - 3} more)" if len(errors) > 3 else "")
+        super().__init__(f"no valid analysis after {attempts} attempt(s): {shown}")
+        self.errors = errors
+        self.last_output = last_output
+        self.attempts = attempts
 
 
-def build_request(job: JobPosting, candidate: CandidateProfile) -> GenerationRequest:
-    """The chat prompt and the per-request JSON schema for this job and candidate."""
-    passages = profile_passages(candidate.text)
-    allowed = {r.id: related_passages(r, passages) for r in job.requirements}
-    messages = render_chat(
-        PROMPT,
-        job=job,
-        candidate=candidate,
-        requirements=job.requirements,
-        allowed_quotes=allowed,
+@lru_cache(maxsize=1)
+def _graph() -> Any:
+    return build_graph()
+
+
+def run_graph(
+    job: JobPosting,
+    candidate: CandidateProfile,
+    engine: Engine,
+    *,
+    requirements: list[Requirement] | None = None,
+    max_attempts: int = 3,
+) -> AnalysisState:
+    """Run the graph and return its final state (report or failure, request, raw output)."""
+    state: AnalysisState = {"job": job, "candidate": candidate}
+    if requirements:
+        state["requirements"] = requirements
+    context = AnalysisContext(engine=engine, max_attempts=max_attempts)
+    return _graph().invoke(state, context=context)
+
+
+def prepare_request(
+    job: JobPosting,
+    candidate: CandidateProfile,
+    *,
+    requirements: list[Requirement] | None = None,
+) -> GenerationRequest:
+    """The first request the graph would send for this pair, without generating."""
+    state: AnalysisState = {"job": job, "candidate": candidate}
+    if requirements:
+        state["requirements"] = requirements
+    state.update(nodes.normalize(state))  # type: ignore[typeddict-item]
+    state.update(nodes.requirements(state))  # type: ignore[typeddict-item]
+    return build_request(job, state["requirements"], state["visible_profile"], state["facts"])
+
+
+def _report_or_raise(final: AnalysisState) -> MatchReport:
+    if "report" in final:
+        return final["report"]
+    failure = final["failure"]
+    raise AnalysisFailedError(failure["errors"], failure["last_output"], failure["attempts"])
+
+
+def analyze(
+    job: JobPosting,
+    candidate: CandidateProfile,
+    engine: Engine,
+    *,
+    requirements: list[Requirement] | None = None,
+    max_attempts: int = 3,
+) -> MatchReport:
+    """One validated, scored report; raises AnalysisFailedError or InputError."""
+    final = run_graph(job, candidate, engine, requirements=requirements, max_attempts=max_attempts)
+    return _report_or_raise(final)
+
+
+def analyze_many(
+    job: JobPosting,
+    candidates: list[CandidateProfile],
+    engine: Engine,
+    *,
+    requirements: list[Requirement] | None = None,
+    max_attempts: int = 3,
+    concurrency: int = 8,
+) -> list[MatchReport | AnalysisFailedError | InputError]:
+    """Many candidates at once (the engine batches them); one outcome per candidate, in order."""
+    states: list[AnalysisState] = []
+    for candidate in candidates:
+        state: AnalysisState = {"job": job, "candidate": candidate}
+        if requirements:
+            state["requirements"] = requirements
+        states.append(state)
+    context = AnalysisContext(engine=engine, max_attempts=max_attempts)
+    finals = _graph().batch(
+        states,
+        config={"max_concurrency": concurrency},
+        context=context,
+        return_exceptions=True,
     )
-    return GenerationRequest(
-        messages=messages, json_schema=build_analysis_schema(job.requirements, allowed)
-    )
-
-
-def check_fits_context(engine: Engine, request: GenerationRequest) -> None:
-    """Refuse inputs that leave the model no room to answer, before generating."""
-    prompt_tokens = engine.count_prompt_tokens(request.messages)
-    limit = engine.info.max_model_len - MIN_ANSWER_TOKENS
-    if prompt_tokens > limit:
-        raise InputError(
-            f"job and candidate are too long together: {prompt_tokens} prompt tokens, the model "
-            f"takes {limit} (context {engine.info.max_model_len} minus {MIN_ANSWER_TOKENS} for "
-            f"the answer); shorten the files"
-        )
-
-
-def analyze(job: JobPosting, candidate: CandidateProfile, engine: Engine) -> AnalysisResult:
-    """Generate and validate one analysis; raises AnalysisInvalidError on a bad answer."""
-    request = build_request(job, candidate)
-    check_fits_context(engine, request)
-    before = engine.speculation_counters()
-    generation = engine.generate(request)
-    speculation = engine.speculation_counters() - before
-    analysis = validate_analysis(generation.text, job.requirements, candidate.text)
-    return AnalysisResult(
-        job=job,
-        candidate=candidate,
-        analysis=analysis,
-        raw_output=generation.text,
-        metrics=generation.metrics,
-        speculation=speculation,
-        engine=engine.info,
-        prompt_version=template_version(PROMPT),
-    )
+    outcomes: list[MatchReport | AnalysisFailedError | InputError] = []
+    for final in finals:
+        if isinstance(final, InputError):
+            outcomes.append(final)
+        elif isinstance(final, BaseException):
+            raise final
+        else:
+            try:
+                outcomes.append(_report_or_raise(final))
+            except AnalysisFailedError as exc:
+                outcomes.append(exc)
+    return outcomes

@@ -32,8 +32,8 @@ def _say(message: str) -> None:
 @contextmanager
 def _friendly_errors() -> Iterator[None]:
     """Turn the product's known failures into one line on stderr and a non-zero exit."""
+    from agent.analysis import AnalysisFailedError
     from agent.inputs import InputError
-    from agent.validation import AnalysisInvalidError
     from serving.embedded_model import ModelNotReadyError
     from serving.engine import EngineError
 
@@ -45,8 +45,8 @@ def _friendly_errors() -> Iterator[None]:
     except (ModelNotReadyError, EngineError) as exc:
         _say(f"error: {exc}")
         raise typer.Exit(1) from None
-    except AnalysisInvalidError as exc:
-        _say(f"error: the model's answer failed validation: {exc}")
+    except AnalysisFailedError as exc:
+        _say(f"error: {exc}")
         raise typer.Exit(1) from None
     except KeyboardInterrupt:
         _say("interrupted")
@@ -75,24 +75,25 @@ def _start_engine(settings: EngineSettings) -> Any:
 
 @app.command()
 def analyze(
-    job: Annotated[Path, typer.Option("--job", help="Job description (text or Markdown).")],
+    job: Annotated[Path, typer.Option("--job", help="Job: text, Markdown or JSON job schema.")],
     candidate: Annotated[
-        Path, typer.Option("--candidate", help="Candidate profile (text or Markdown).")
+        Path, typer.Option("--candidate", help="Profile: text, Markdown or JSON Resume.")
     ],
-    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the MatchReport as JSON.")] = False,
     no_speculation: Annotated[
         bool, typer.Option("--no-speculation", help="Turn n-gram speculation off.")
     ] = False,
     num_speculative_tokens: Annotated[int | None, typer.Option(help="Draft tokens.")] = None,
     prompt_lookup_max: Annotated[int | None, typer.Option(help="Longest n-gram.")] = None,
     prompt_lookup_min: Annotated[int | None, typer.Option(help="Shortest n-gram.")] = None,
+    max_attempts: Annotated[int, typer.Option(min=1, max=5, help="Generations at most.")] = 3,
     compare: Annotated[
         bool,
         typer.Option(help="Also run the same request with speculation off and compare speed."),
     ] = False,
 ) -> None:
     """Analyze one candidate against one job."""
-    from agent.analysis import analyze as run_analysis
+    from agent.analysis import run_graph
     from agent.inputs import InputError, load_candidate, load_job
 
     with _friendly_errors():
@@ -109,30 +110,89 @@ def analyze(
             raise InputError("--compare needs speculation on (drop --no-speculation)")
         with _start_engine(settings) as engine:
             _say(f"Analyzing {profile.id} against {job_posting.title!r}…")
-            result = run_analysis(job_posting, profile, engine)
+            final = run_graph(job_posting, profile, engine, max_attempts=max_attempts)
+        report = _report_of(final)
         comparison = None
-        if compare:
-            from agent.comparison import compare_without_speculation
-
-            off_settings = _with_speculation(settings, method="off")
-            with _start_engine(off_settings) as off_engine:
-                _say("Running the same request with speculation off…")
-                comparison = compare_without_speculation(result, off_engine)
-        _print_result(result, comparison, as_json)
+        if compare and final["attempts"] == 1:
+            comparison = _compare(settings, final)
+        elif compare:
+            _say("No comparison: the analysis needed a repair, so its requests differ.")
+        _print_report(report, comparison, as_json)
 
 
-def _print_result(result: Any, comparison: Any, as_json: bool) -> None:
-    from agent.report import format_result
+def _report_of(final: Any) -> Any:
+    from agent.analysis import AnalysisFailedError
+
+    if "report" in final:
+        return final["report"]
+    failure = final["failure"]
+    raise AnalysisFailedError(failure["errors"], failure["last_output"], failure["attempts"])
+
+
+def _compare(settings: EngineSettings, final: Any) -> Any:
+    from agent.comparison import compare_without_speculation
+
+    with _start_engine(_with_speculation(settings, method="off")) as off_engine:
+        _say("Running the same request with speculation off…")
+        return compare_without_speculation(
+            final["request"], final["raw_output"], final["metrics"], off_engine
+        )
+
+
+def _print_report(report: Any, comparison: Any, as_json: bool) -> None:
+    from agent.report import format_report
 
     if as_json:
-        payload = result.to_dict()
+        payload = report.model_dump(mode="json")
         if comparison is not None:
             payload["comparison"] = comparison.to_dict()
         typer.echo(json.dumps(payload, indent=2, ensure_ascii=False))
         return
-    typer.echo(format_result(result))
+    typer.echo(format_report(report))
     if comparison is not None:
         typer.echo(comparison.describe())
+
+
+@app.command("eval")
+def evaluate(
+    data: Annotated[Path, typer.Option(help="Folder with jobs/, candidates/, pairs.json.")] = Path(
+        "samples"
+    ),
+    jobs: Annotated[int | None, typer.Option(min=1, help="Rank for the first N jobs only.")] = None,
+    distractors: Annotated[int, typer.Option(min=0, help="Off-topic resumes per job.")] = 2,
+    seed: Annotated[int, typer.Option(help="Seed for choosing distractors.")] = 0,
+    labels: Annotated[
+        Path | None, typer.Option(help="JSON list of {job, candidate, grade} to correlate with.")
+    ] = None,
+    out: Annotated[Path, typer.Option(help="Folder for results.json.")] = Path("eval-out"),
+) -> None:
+    """Measure ranking quality: top-1 and MRR of the intended resume; Spearman on graded pairs."""
+    from agent.eval_runner import graded_eval, ranking_eval, write_results
+    from agent.evaluation import load_graded_labels, ranking_tasks
+    from agent.inputs import InputError
+
+    with _friendly_errors():
+        pairs = data / "pairs.json"
+        if not pairs.is_file():
+            raise InputError(f"no pairs.json in {data} (give --data)")
+        try:
+            tasks = ranking_tasks(
+                pairs, data / "jobs", distractors=distractors, seed=seed, limit=jobs
+            )
+            if labels is not None and not labels.is_file():
+                raise InputError(f"labels file not found: {labels}")
+            graded = load_graded_labels(labels) if labels is not None else None
+        except ValueError as exc:
+            raise InputError(str(exc)) from None
+        settings = get_settings()
+        results: dict[str, Any] = {"speculation": settings.speculation.label}
+        with _start_engine(settings) as engine:
+            results["model"] = engine.info.model
+            _say(f"Ranking: {len(tasks)} jobs, intended resume among {distractors + 2}…")
+            results["ranking"] = ranking_eval(engine, data, tasks, typer.echo)
+            if graded is not None:
+                results["graded"] = graded_eval(engine, data, graded, typer.echo)
+        typer.echo(f"Results written to {write_results(out, results)}")
 
 
 @model_app.command("prepare")

@@ -5,8 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from agent.analysis import AnalysisResult, build_request
-from serving.engine import Engine
+from serving.engine import Engine, GenerationRequest
 from serving.metrics import RequestMetrics
 
 
@@ -38,11 +37,12 @@ class SpeculationComparison:
 
 
 def compare_without_speculation(
-    result: AnalysisResult, off_engine: Engine
+    request: GenerationRequest, output: str, metrics: RequestMetrics, off_engine: Engine
 ) -> SpeculationComparison:
-    generation = off_engine.generate(build_request(result.job, result.candidate))
+    """Replay the analysis's first request on an engine with speculation off."""
+    generation = off_engine.generate(request)
     return SpeculationComparison(
-        with_speculation=result.metrics,
+        with_speculation=metrics,
         without_speculation=generation.metrics,
-        identical_output=generation.text == result.raw_output,
+        identical_output=generation.text == output,
     )

@@ -4,7 +4,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from agent.requirements import extract_requirements
+from agent.input_formats import (
+    FormatError,
+    job_to_parts,
+    looks_like_json,
+    parse_json_document,
+    resume_to_markdown,
+)
+from agent.requirements import extract_requirements, make_requirement
 from schemas.inputs import CandidateProfile, JobPosting
 
 MAX_FILE_BYTES = 1_000_000
@@ -51,12 +58,44 @@ def _title(text: str, fallback: str) -> str:
 
 
 def load_job(path: Path) -> JobPosting:
+    """A job from text/Markdown, or from a JSON Resume job description (``*.json``)."""
     text = read_document(path, "job")
+    if looks_like_json(text):
+        return _job_from_json(text, path)
     requirements = extract_requirements(text)
     if not requirements:
         raise InputError(f"no requirements found in job file {path}")
     return JobPosting(title=_title(text, path.stem), text=text, requirements=requirements)
 
 
+def _job_from_json(text: str, path: Path) -> JobPosting:
+    try:
+        parts = job_to_parts(parse_json_document(text, "job"))
+    except FormatError as exc:
+        raise InputError(f"{exc} ({path})") from None
+    requirements = [
+        make_requirement(i, item["text"], kind=item["kind"])
+        for i, item in enumerate(parts["requirements"], 1)
+    ] or extract_requirements(parts["text"])
+    if not requirements:
+        raise InputError(f"no requirements found in job file {path}")
+    return JobPosting(
+        title=parts["title"],
+        company=parts["company"],
+        location=parts["location"],
+        text=parts["text"],
+        requirements=requirements,
+    )
+
+
 def load_candidate(path: Path) -> CandidateProfile:
-    return CandidateProfile(id=path.stem, text=read_document(path, "candidate"))
+    """A candidate from text/Markdown, or from a JSON Resume (rendered to Markdown)."""
+    text = read_document(path, "candidate")
+    if not looks_like_json(text):
+        return CandidateProfile(id=path.stem, text=text)
+    try:
+        data = parse_json_document(text, "candidate")
+        name, markdown = resume_to_markdown(data)
+    except FormatError as exc:
+        raise InputError(f"{exc} ({path})") from None
+    return CandidateProfile(id=path.stem, display_name=name or None, text=markdown, structured=data)

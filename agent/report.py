@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import textwrap
 from collections import Counter
+from typing import Any
 
-from agent.analysis import AnalysisResult
-from serving.metrics import RequestMetrics, SpeculationCounters
+from schemas.report import MatchReport
 
 _MARK = {
     "met": "✔ met",
@@ -14,36 +14,69 @@ _MARK = {
     "not_met": "✘ not met",
     "insufficient_evidence": "? no evidence",
 }
+_INDENT = " " * 19
 
 
-def format_speed(metrics: RequestMetrics, speculation: SpeculationCounters, label: str) -> str:
-    line = (
-        f"{metrics.output_tokens} output tokens in {metrics.e2e_s:.1f} s · "
-        f"TPOT {metrics.tpot_ms:.1f} ms · TTFT {metrics.ttft_s:.2f} s · "
-        f"{metrics.output_tok_per_s:.1f} tok/s · speculation {label}"
-    )
-    if speculation.acceptance_rate is not None:
-        line += (
-            f" · acceptance {speculation.acceptance_rate:.0%} of {speculation.draft_tokens} "
-            f"draft tokens, mean acceptance length {speculation.mean_acceptance_length:.2f}"
+def _wrapped(text: str) -> str:
+    return textwrap.indent(textwrap.fill(text, 90), _INDENT)
+
+
+def format_speed(metrics: dict[str, Any]) -> str:
+    spec = metrics["speculation"]
+    label = "off"
+    if spec["method"] != "off":
+        label = (
+            f"ngram k={spec['num_speculative_tokens']} min={spec['prompt_lookup_min']} "
+            f"max={spec['prompt_lookup_max']}"
         )
+    line = (
+        f"{metrics['output_tokens']} output tokens in {metrics['e2e_s']:.1f} s · "
+        f"TPOT {metrics['tpot_ms']:.1f} ms · TTFT {metrics['ttft_s']:.2f} s · "
+        f"{metrics['output_tok_per_s']:.1f} tok/s · speculation {label}"
+    )
+    if spec.get("acceptance_rate") is not None:
+        line += (
+            f" · acceptance {spec['acceptance_rate']:.0%} of {spec['draft_tokens']} draft tokens,"
+            f" mean acceptance length {spec['mean_acceptance_length']:.2f}"
+        )
+    if metrics.get("attempts", 1) > 1:
+        line += f" · {metrics['attempts']} attempts"
     return line
 
 
-def format_result(result: AnalysisResult) -> str:
-    lines = [f"{result.candidate.id} vs {result.job.title}", ""]
-    texts = {r.id: r.text for r in result.job.requirements}
-    for a in result.analysis.assessments:
-        lines.append(f"{a.requirement_id:>3} {_MARK[a.verdict]:<14} {texts[a.requirement_id]}")
-        for quote in a.evidence:
-            lines.append(textwrap.indent(textwrap.fill(f'"{quote}"', 90), " " * 19))
-        if a.reasoning.strip():
-            lines.append(textwrap.indent(textwrap.fill(a.reasoning.strip(), 90), " " * 19))
-    counts = Counter(a.verdict for a in result.analysis.assessments)
+def format_report(report: MatchReport) -> str:
+    job = report.job
+    where = " · ".join(x for x in (job.get("company"), job.get("location")) if x)
+    lines = [f"{report.candidate['id']} vs {job['title']}" + (f" ({where})" if where else ""), ""]
+    texts = {r.id: r for r in report.requirements}
+    for a in report.analysis.assessments:
+        r = texts[a.requirement_id]
+        tag = "" if r.kind == "must_have" else " (nice to have)"
+        lines.append(f"{a.requirement_id:>3} {_MARK[a.verdict]:<14} {r.text}{tag}")
+        lines += [_wrapped(f'"{q}"') for q in a.evidence]
+        lines.append(_wrapped(a.reasoning.strip()))
+    lines.append("")
+    for name, rating in report.analysis.ratings().items():
+        label = name.replace("_", " ").capitalize()
+        lines.append(
+            f"{label:<18} {'●' * rating.rating}{'○' * (5 - rating.rating)}  "
+            f"{rating.rationale.strip()}"
+        )
+    counts = Counter(a.verdict for a in report.analysis.assessments)
     tally = ", ".join(f"{counts[v]} {_MARK[v].split(' ', 1)[1]}" for v in _MARK if counts[v])
-    lines += ["", f"Verdicts: {tally}", "", "Summary: " + result.analysis.summary.strip(), ""]
-    lines.append(
-        "Speed: "
-        + format_speed(result.metrics, result.speculation, result.engine.speculation.label)
-    )
+    b, rec = report.breakdown, report.recommendation
+    score_line = f"Score: {report.score}/100 ({b.counts}; {tally})"
+    if b.cap is not None:
+        score_line += f", capped at {b.cap}: {b.cap_reason}"
+    lever = f", Lever {rec.lever}" if rec.lever else ""
+    lines += [
+        "",
+        score_line,
+        f"Recommendation: {rec.greenhouse} (Greenhouse{lever}) — {rec.reason}",
+        "",
+        "Summary: " + report.analysis.summary.strip(),
+    ]
+    if report.hidden_text:
+        lines.append(f"Warning: hidden text in the profile was ignored: {report.hidden_text[:3]}")
+    lines += ["", "Speed: " + format_speed(report.metrics)]
     return "\n".join(lines)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 from agent.text_tools import content_words, strip_bullet
-from schemas.inputs import Requirement
+from schemas.inputs import Dimension, Requirement, RequirementKind
 
 MAX_REQUIREMENTS = 8
 MAX_ITEM_WORDS = 40
@@ -27,6 +27,56 @@ _SKIPPED = re.compile(
     r"information|equal opportunit|how to apply",
     re.I,
 )
+
+
+_NICE = re.compile(
+    r"nice.to.have|preferred|\bbonus\b|\bplus\b|desirabl|an advantage|would be great|ideally|"
+    r"optional|not required",
+    re.I,
+)
+_DIMENSIONS: list[tuple[Dimension, re.Pattern[str]]] = [
+    (
+        "education",
+        re.compile(
+            r"degree|bachelor|master|\bms/|ph\.?d|b\.?tech|\bb\.e\b|m\.?tech|\bmca\b|"
+            r"diploma|graduate|certif|\bug\b|\bpg\b",
+            re.I,
+        ),
+    ),
+    (
+        "location",
+        re.compile(
+            r"\bremote\b|relocat|on.?site|based in|commut|\blocation\b|\btravel\b|hybrid", re.I
+        ),
+    ),
+    (
+        "seniority",
+        re.compile(
+            r"\d+\s*\+?\s*(?:-|to)?\s*\d*\s*(?:years?|yrs)|\bsenior\b|\blead\b|leadership|"
+            r"manag(?:e|ing) (?:a )?team|mentor",
+            re.I,
+        ),
+    ),
+    (
+        "domain_experience",
+        re.compile(
+            r"industry|domain|sector|financ|bank|health|retail|e-?commerce|insurance|telecom|"
+            r"customer|stakeholder",
+            re.I,
+        ),
+    ),
+]
+
+
+def classify(text: str, *, under_nice_heading: bool = False) -> tuple[RequirementKind, Dimension]:
+    """Must-have or nice-to-have, and the dimension, from the requirement's own words."""
+    kind: RequirementKind = (
+        "nice_to_have" if under_nice_heading or _NICE.search(text) else ("must_have")
+    )
+    for dimension, pattern in _DIMENSIONS:
+        if pattern.search(text):
+            return kind, dimension
+    return kind, "skills"
 
 
 def _heading_text(line: str) -> str | None:
@@ -53,22 +103,25 @@ def _priority(heading: str) -> int | None:
     return 2 if _RESPONSIBILITY.search(heading) else 1
 
 
-def _ranked_items(job_text: str) -> list[str]:
+def _ranked_items(job_text: str) -> list[tuple[str, bool]]:
+    """List-like lines by section priority, each with whether its heading says nice-to-have."""
     lines = job_text.splitlines()
     if lines and lines[0].startswith("# "):
         lines = lines[1:]  # the title
-    buckets: dict[int, list[str]] = {0: [], 1: [], 2: []}
+    buckets: dict[int, list[tuple[str, bool]]] = {0: [], 1: [], 2: []}
     priority: int | None = 1
+    nice_heading = False
     for raw in lines:
         if not raw.strip():
             continue
         heading = _heading_text(raw)
         if heading is not None:
             priority = _priority(heading)
+            nice_heading = bool(_NICE.search(heading))
             continue
         text = strip_bullet(raw)
         if priority is not None and 3 <= len(text.split()) <= MAX_ITEM_WORDS:
-            buckets[priority].append(text)
+            buckets[priority].append((text, nice_heading))
     return buckets[0] + buckets[1] + buckets[2]
 
 
@@ -82,16 +135,27 @@ def _prose_requirements(job_text: str, limit: int) -> list[str]:
 
 def extract_requirements(job_text: str, limit: int = MAX_REQUIREMENTS) -> list[Requirement]:
     """Up to ``limit`` requirements, ids R1..Rn, near-duplicates dropped."""
-    chosen: list[str] = []
+    chosen: list[tuple[str, bool]] = []
     seen: list[set[str]] = []
-    for text in _ranked_items(job_text):
+    for text, nice in _ranked_items(job_text):
         words = content_words(text)
         if not words or any(len(words & s) / len(words | s) > 0.6 for s in seen):
             continue
-        chosen.append(text.rstrip(".;"))
+        chosen.append((text.rstrip(".;"), nice))
         seen.append(words)
         if len(chosen) == limit:
             break
     if not chosen:
-        chosen = _prose_requirements(job_text, limit)
-    return [Requirement(id=f"R{i}", text=t) for i, t in enumerate(chosen, 1)]
+        chosen = [(t, False) for t in _prose_requirements(job_text, limit)]
+    return [
+        make_requirement(i, text, under_nice_heading=nice)
+        for i, (text, nice) in enumerate(chosen, 1)
+    ]
+
+
+def make_requirement(
+    index: int, text: str, *, under_nice_heading: bool = False, kind: RequirementKind | None = None
+) -> Requirement:
+    """Requirement ``R<index>`` with its kind (unless given) and dimension classified."""
+    found_kind, dimension = classify(text, under_nice_heading=under_nice_heading)
+    return Requirement(id=f"R{index}", text=text, kind=kind or found_kind, dimension=dimension)

@@ -21,7 +21,10 @@ class AnalysisInvalidError(ValueError):
 def validate_analysis(
     raw_output: str, requirements: list[Requirement], profile_text: str
 ) -> MatchAnalysis:
-    """Parse and check the answer; raise AnalysisInvalidError listing what is wrong."""
+    """Parse and check the answer; raise AnalysisInvalidError listing what is wrong.
+
+    ``profile_text`` is the *visible* profile: a quote of hidden text fails like an invented one.
+    """
     try:
         analysis = MatchAnalysis.model_validate_json(raw_output)
     except ValidationError as exc:
@@ -35,13 +38,15 @@ def validate_analysis(
     expected = [r.id for r in requirements]
     if got != expected:
         problems.append(f"assessments must cover {expected} once each, in order; got {got}")
-    for assessment in analysis.assessments:
-        for quote in assessment.evidence:
+    quoted = [(a.requirement_id, a.evidence) for a in analysis.assessments]
+    quoted += [(name, rating.evidence) for name, rating in analysis.ratings().items()]
+    for where, quotes in quoted:
+        for quote in quotes:
             if not quote_is_grounded(quote, profile_text):
                 problems.append(
-                    f"{assessment.requirement_id}: quote not found verbatim in the profile: "
-                    f"{quote[:80]!r}"
+                    f"{where}: quote not found verbatim in the visible profile: {quote[:80]!r}"
                 )
+    for assessment in analysis.assessments:
         if not assessment.evidence and assessment.verdict not in UNSUPPORTED_VERDICTS:
             problems.append(
                 f"{assessment.requirement_id}: verdict {assessment.verdict!r} needs evidence"

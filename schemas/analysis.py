@@ -1,15 +1,17 @@
-"""The model's answer: one assessment per requirement, with quoted evidence, and a summary."""
+"""The model's answer: one assessment per requirement, dimension ratings, and a summary."""
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
 Verdict = Literal["met", "partial", "not_met", "insufficient_evidence"]
 VERDICTS: tuple[Verdict, ...] = ("met", "partial", "not_met", "insufficient_evidence")
 # Verdicts allowed without a quote: a requirement cannot be met on no evidence.
 UNSUPPORTED_VERDICTS: tuple[Verdict, ...] = ("not_met", "insufficient_evidence")
+Rating = Literal[1, 2, 3, 4, 5]
+RATED_DIMENSIONS = ("skills", "seniority", "domain_experience")
 
 MAX_QUOTES = 2
 # Free text is bounded by patterns, which the grammar enforces while generating: one sentence of
@@ -19,11 +21,19 @@ REASONING_PATTERN = r'^[^".\\\n]+[.]$'
 SUMMARY_PATTERN = r'^([^".\\\n]+[.] ?){1,3}$'
 
 
+def _unique(quotes: list[str]) -> list[str]:
+    """The same passage quoted twice says nothing more: keep it once."""
+    return list(dict.fromkeys(quotes))
+
+
+Quotes = Annotated[list[str], AfterValidator(_unique)]
+
+
 class RequirementAssessment(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     requirement_id: str = Field(description="Id of the requirement assessed.")
-    evidence: list[str] = Field(
+    evidence: Quotes = Field(
         default_factory=list,
         max_length=MAX_QUOTES,
         description="Quotes copied verbatim from the candidate profile that bear on it.",
@@ -33,11 +43,19 @@ class RequirementAssessment(BaseModel):
         pattern=REASONING_PATTERN, max_length=600, description="One short sentence."
     )
 
-    @field_validator("evidence")
-    @classmethod
-    def _drop_repeated_quotes(cls, quotes: list[str]) -> list[str]:
-        """The same passage quoted twice says nothing more: keep it once."""
-        return list(dict.fromkeys(quotes))
+
+class DimensionRating(BaseModel):
+    """A 1-5 rating of one dimension (skills, seniority, domain experience) with its evidence."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    evidence: Quotes = Field(
+        default_factory=list, max_length=MAX_QUOTES, description="Verbatim profile quotes."
+    )
+    rating: Rating = Field(description="1 = no match, 3 = adequate, 5 = exceeds the job's needs.")
+    rationale: str = Field(
+        pattern=REASONING_PATTERN, max_length=600, description="One short sentence."
+    )
 
 
 class MatchAnalysis(BaseModel):
@@ -46,6 +64,12 @@ class MatchAnalysis(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     assessments: list[RequirementAssessment]
+    skills: DimensionRating
+    seniority: DimensionRating
+    domain_experience: DimensionRating
     summary: str = Field(
         pattern=SUMMARY_PATTERN, max_length=1500, description="Up to three sentences."
     )
+
+    def ratings(self) -> dict[str, DimensionRating]:
+        return {name: getattr(self, name) for name in RATED_DIMENSIONS}

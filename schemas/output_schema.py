@@ -14,6 +14,7 @@ from typing import Any
 
 from schemas.analysis import (
     MAX_QUOTES,
+    RATED_DIMENSIONS,
     REASONING_PATTERN,
     SUMMARY_PATTERN,
     UNSUPPORTED_VERDICTS,
@@ -57,11 +58,34 @@ def _assessment_schema(requirement: Requirement, quotes: list[str]) -> dict[str,
     return _assessment_variant(requirement.id, evidence, VERDICTS)
 
 
+def _rating_schema(quotes: list[str]) -> dict[str, Any]:
+    evidence: dict[str, Any] = {"type": "array", "maxItems": 0}
+    if quotes:
+        evidence = {
+            "type": "array",
+            "items": {"enum": quotes},
+            "maxItems": min(MAX_QUOTES, len(quotes)),
+        }
+    return {
+        "type": "object",
+        "properties": {
+            "evidence": evidence,
+            "rating": {"enum": [1, 2, 3, 4, 5]},
+            "rationale": {"type": "string", "pattern": REASONING_PATTERN},
+        },
+        "required": ["evidence", "rating", "rationale"],
+        "additionalProperties": False,
+    }
+
+
 def build_analysis_schema(
-    requirements: list[Requirement], allowed_quotes: dict[str, list[str]]
+    requirements: list[Requirement],
+    allowed_quotes: dict[str, list[str]],
+    dimension_quotes: dict[str, list[str]],
 ) -> dict[str, Any]:
     """Schema of :class:`schemas.analysis.MatchAnalysis`, narrowed to this job and profile."""
     items = [_assessment_schema(r, allowed_quotes.get(r.id, [])) for r in requirements]
+    ratings = {d: _rating_schema(dimension_quotes.get(d, [])) for d in RATED_DIMENSIONS}
     return {
         "type": "object",
         "properties": {
@@ -72,8 +96,9 @@ def build_analysis_schema(
                 "minItems": len(items),
                 "maxItems": len(items),
             },
+            **ratings,
             "summary": {"type": "string", "pattern": SUMMARY_PATTERN},
         },
-        "required": ["assessments", "summary"],
+        "required": ["assessments", *RATED_DIMENSIONS, "summary"],
         "additionalProperties": False,
     }

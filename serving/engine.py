@@ -15,6 +15,10 @@ class EngineError(RuntimeError):
     """The engine failed to start or to generate; the message says what to do."""
 
 
+class TransientEngineError(EngineError):
+    """A failure worth retrying as is (a dropped connection, an overloaded server)."""
+
+
 @dataclass(frozen=True)
 class GenerationRequest:
     """One chat request; ``json_schema`` constrains the output (structured output)."""

@@ -45,17 +45,25 @@ class SpeculationCounters:
     accepted_tokens: int = 0
     accepted_per_position: tuple[int, ...] = field(default_factory=tuple)
 
-    def __sub__(self, earlier: SpeculationCounters) -> SpeculationCounters:
-        width = max(len(self.accepted_per_position), len(earlier.accepted_per_position))
-        now = list(self.accepted_per_position) + [0] * (width - len(self.accepted_per_position))
-        before = list(earlier.accepted_per_position)
-        before += [0] * (width - len(before))
+    def _combine(self, other: SpeculationCounters, sign: int) -> SpeculationCounters:
+        width = max(len(self.accepted_per_position), len(other.accepted_per_position))
+        mine = list(self.accepted_per_position) + [0] * (width - len(self.accepted_per_position))
+        theirs = list(other.accepted_per_position)
+        theirs += [0] * (width - len(theirs))
         return SpeculationCounters(
-            drafts=self.drafts - earlier.drafts,
-            draft_tokens=self.draft_tokens - earlier.draft_tokens,
-            accepted_tokens=self.accepted_tokens - earlier.accepted_tokens,
-            accepted_per_position=tuple(a - b for a, b in zip(now, before, strict=True)),
+            drafts=self.drafts + sign * other.drafts,
+            draft_tokens=self.draft_tokens + sign * other.draft_tokens,
+            accepted_tokens=self.accepted_tokens + sign * other.accepted_tokens,
+            accepted_per_position=tuple(a + sign * b for a, b in zip(mine, theirs, strict=True)),
         )
+
+    def __sub__(self, earlier: SpeculationCounters) -> SpeculationCounters:
+        """Counts between two snapshots of the same engine."""
+        return self._combine(earlier, -1)
+
+    def __add__(self, other: SpeculationCounters) -> SpeculationCounters:
+        """Counts of two spans together (e.g. a first attempt and its repair)."""
+        return self._combine(other, +1)
 
     @property
     def acceptance_rate(self) -> float | None:

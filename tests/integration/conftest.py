@@ -10,7 +10,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from agent.analysis import build_request
+from agent.analysis import prepare_request
 from agent.inputs import load_candidate, load_job
 from serving.config import EngineSettings, SpeculationConfig
 from serving.engine import GenerationRequest
@@ -61,7 +61,7 @@ def pair_inputs() -> list[tuple]:
 
 @pytest.fixture(scope="session")
 def pair_requests(pair_inputs) -> list[GenerationRequest]:
-    return [build_request(job, candidate) for job, candidate in pair_inputs]
+    return [prepare_request(job, candidate) for job, candidate in pair_inputs]
 
 
 @pytest.fixture(scope="session")

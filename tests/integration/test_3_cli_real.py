@@ -48,3 +48,12 @@ def test_analyze_json_has_analysis_metrics_and_speculation():
     text = candidate.read_text()
     quotes = [q for a in payload["analysis"]["assessments"] for q in a["evidence"]]
     assert quotes and all(q in text for q in quotes)
+    assert 0 <= payload["score"] <= 100
+    assert payload["recommendation"]["greenhouse"] in {
+        "strong_yes",
+        "yes",
+        "no",
+        "definitely_not",
+        "no_decision",
+    }
+    assert payload["provenance"]["prompt_version"]

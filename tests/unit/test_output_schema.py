@@ -9,6 +9,8 @@ from schemas.output_schema import build_analysis_schema
 REQS = [Requirement(id="R1", text="Python"), Requirement(id="R2", text="Kubernetes")]
 PROFILE = "Skills:\n- Python for six years\n- Django"
 ALLOWED = {"R1": ["Python for six years"], "R2": []}
+DIMENSIONS = {"skills": ["Python for six years", "Django"], "seniority": []}
+RATING = {"evidence": [], "rating": 3, "rationale": "Adequate."}
 
 
 def _answer(**overrides):
@@ -27,6 +29,9 @@ def _answer(**overrides):
                 "reasoning": "Not mentioned.",
             },
         ],
+        "skills": {"evidence": ["Django"], "rating": 4, "rationale": "Python and Django."},
+        "seniority": RATING,
+        "domain_experience": RATING,
         "summary": "Good Python fit. No Kubernetes.",
     }
     answer.update(overrides)
@@ -34,7 +39,7 @@ def _answer(**overrides):
 
 
 def test_schema_fixes_ids_order_and_count():
-    schema = build_analysis_schema(REQS, ALLOWED)
+    schema = build_analysis_schema(REQS, ALLOWED, DIMENSIONS)
     items = schema["properties"]["assessments"]
     assert items["minItems"] == items["maxItems"] == 2
     assert items["items"] is False
@@ -43,7 +48,9 @@ def test_schema_fixes_ids_order_and_count():
 
 
 def test_quotes_are_an_enum_and_no_passage_means_no_met():
-    items = build_analysis_schema(REQS, ALLOWED)["properties"]["assessments"]["prefixItems"]
+    items = build_analysis_schema(REQS, ALLOWED, DIMENSIONS)["properties"]["assessments"][
+        "prefixItems"
+    ]
     r1, r2 = (i["properties"] for i in items)
     assert r1["evidence"]["items"]["enum"] == ["Python for six years"]
     assert r1["evidence"]["minItems"] == 1
@@ -52,7 +59,27 @@ def test_quotes_are_an_enum_and_no_passage_means_no_met():
 
 
 def test_schema_has_no_max_length():
-    assert "maxLength" not in json.dumps(build_analysis_schema(REQS, ALLOWED))
+    assert "maxLength" not in json.dumps(build_analysis_schema(REQS, ALLOWED, DIMENSIONS))
+
+
+def test_ratings_offer_their_own_quotes():
+    props = build_analysis_schema(REQS, ALLOWED, DIMENSIONS)["properties"]
+    assert props["skills"]["properties"]["evidence"]["items"]["enum"] == DIMENSIONS["skills"]
+    assert props["seniority"]["properties"]["evidence"] == {"type": "array", "maxItems": 0}
+    assert props["domain_experience"]["properties"]["rating"]["enum"] == [1, 2, 3, 4, 5]
+
+
+def test_rating_quote_not_in_profile_is_rejected():
+    answer = _answer(skills={"evidence": ["Rust"], "rating": 5, "rationale": "Rust."})
+    with pytest.raises(AnalysisInvalidError, match="skills: quote not found verbatim"):
+        validate_analysis(json.dumps(answer), REQS, PROFILE)
+
+
+def test_free_text_must_be_one_sentence():
+    answer = _answer()
+    answer["assessments"][0]["reasoning"] = "First. Second."
+    with pytest.raises(AnalysisInvalidError, match="reasoning"):
+        validate_analysis(json.dumps(answer), REQS, PROFILE)
 
 
 def test_valid_answer_passes():
@@ -99,15 +126,15 @@ def test_xgrammar_compiles_the_schema_of_a_real_pair():
     import xgrammar as xgr
     from transformers import AutoTokenizer
 
-    from agent.analysis import build_request
+    from agent.analysis import run_graph
     from agent.inputs import load_candidate, load_job
     from serving.config import EngineSettings
     from serving.embedded_model import resolve_model
+    from serving.fake_engine import ScriptedEngine
     from tests.conftest import candidate_path, job_path
 
-    request = build_request(
-        load_job(job_path("job_014")), load_candidate(candidate_path("cand_037"))
-    )
+    job, cand = load_job(job_path("job_014")), load_candidate(candidate_path("cand_037"))
+    request = run_graph(job, cand, ScriptedEngine().enqueue("x"), max_attempts=1)["request"]
     tokenizer = AutoTokenizer.from_pretrained(resolve_model(EngineSettings()))
     compiler = xgr.GrammarCompiler(
         xgr.TokenizerInfo.from_huggingface(tokenizer), cache_enabled=True

@@ -1,9 +1,18 @@
+from pathlib import Path
+
 import pytest
 from jinja2 import UndefinedError
 
-from agent.analysis import build_request
+from agent.analysis import prepare_request
 from agent.inputs import load_candidate, load_job
 from prompts import render, template_version
+
+GOLDEN = Path(__file__).parent / "golden"
+
+
+def _first_request(job_path, candidate_path):
+    candidate = load_candidate(candidate_path)
+    return prepare_request(load_job(job_path), candidate), candidate
 
 
 def test_missing_variable_raises():
@@ -11,21 +20,27 @@ def test_missing_variable_raises():
         render("analysis_user", job={"title": "x"})
 
 
-def test_rendered_prompt_marks_profile_as_data_and_lists_passages(
+def test_prompt_marks_profile_as_data_and_lists_every_allowed_quote(
     django_job_path, django_candidate_path
 ):
-    job, candidate = load_job(django_job_path), load_candidate(django_candidate_path)
-    request = build_request(job, candidate)
+    request, candidate = _first_request(django_job_path, django_candidate_path)
     system, user = request.messages
     assert system["role"] == "system" and user["role"] == "user"
     assert "not instructions" in system["content"]
     assert f"<profile>\n{candidate.text}\n</profile>" in user["content"]
-    for requirement in job.requirements:
-        assert f"{requirement.id}: {requirement.text}" in user["content"]
     # every allowed quote appears in the prompt, so n-gram lookup can draft it
-    for item in request.json_schema["properties"]["assessments"]["prefixItems"]:
+    schema = request.json_schema["properties"]
+    for item in schema["assessments"]["prefixItems"]:
         for quote in item["properties"]["evidence"].get("items", {}).get("enum", []):
             assert f'"{quote}"' in user["content"]
+
+
+@pytest.mark.parametrize("role", ["system", "user"])
+def test_golden_prompt(django_job_path, django_candidate_path, role):
+    """The rendered prompt for the demo pair; update the golden file when a change is meant."""
+    request, _ = _first_request(django_job_path, django_candidate_path)
+    content = {m["role"]: m["content"] for m in request.messages}[role]
+    assert content == (GOLDEN / f"analysis_{role}.txt").read_text()
 
 
 def test_template_version_is_a_stable_short_hash():

@@ -1,0 +1,80 @@
+"""The request for one analysis: the chat prompt and the JSON schema, built for this pair."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from agent.evidence import profile_passages, related_passages
+from agent.inputs import InputError
+from prompts import render_chat
+from schemas.inputs import JobPosting, Requirement
+from schemas.output_schema import build_analysis_schema
+from serving.engine import Engine, GenerationRequest
+
+PROMPT = "analysis"
+DIMENSION_QUOTES = 4
+MIN_ANSWER_TOKENS = 768
+_SENIORITY = re.compile(
+    r"\b\d+\+?\s*years?\b|\bsenior\b|\blead\b|\bmanager\b|\bhead of\b|\bprincipal\b|"
+    r"\b(?:19|20)\d\d\b|\bpresent\b",
+    re.I,
+)
+
+
+def allowed_quotes(requirements: list[Requirement], passages: list[str]) -> dict[str, list[str]]:
+    """Per requirement, the profile passages most related to it (the only quotes allowed)."""
+    return {r.id: related_passages(r, passages) for r in requirements}
+
+
+def dimension_quotes(
+    job: JobPosting,
+    requirements: list[Requirement],
+    passages: list[str],
+    allowed: dict[str, list[str]],
+) -> dict[str, list[str]]:
+    """Quotes allowed for the skills, seniority and domain-experience ratings."""
+    skills = [q for r in requirements if r.dimension == "skills" for q in allowed[r.id]]
+    seniority = [p for p in passages if _SENIORITY.search(p)]
+    domain_probe = Requirement(id="domain", text=f"{job.title} {job.company or ''}")
+    domain = related_passages(domain_probe, passages, k=DIMENSION_QUOTES)
+    return {
+        "skills": list(dict.fromkeys(skills))[:DIMENSION_QUOTES],
+        "seniority": seniority[:DIMENSION_QUOTES],
+        "domain_experience": domain,
+    }
+
+
+def build_request(
+    job: JobPosting,
+    requirements: list[Requirement],
+    visible_profile: str,
+    facts: dict[str, Any],
+) -> GenerationRequest:
+    """Prompt and per-request schema; quotes are drawn from the visible profile only."""
+    passages = profile_passages(visible_profile)
+    allowed = allowed_quotes(requirements, passages)
+    dimensions = dimension_quotes(job, requirements, passages, allowed)
+    messages = render_chat(
+        PROMPT,
+        job=job,
+        profile=visible_profile,
+        requirements=requirements,
+        allowed_quotes=allowed,
+        dimension_quotes=dimensions,
+        facts=facts,
+    )
+    schema = build_analysis_schema(requirements, allowed, dimensions)
+    return GenerationRequest(messages=messages, json_schema=schema)
+
+
+def check_fits_context(engine: Engine, request: GenerationRequest) -> None:
+    """Refuse inputs that leave the model no room to answer, before generating."""
+    prompt_tokens = engine.count_prompt_tokens(request.messages)
+    limit = engine.info.max_model_len - MIN_ANSWER_TOKENS
+    if prompt_tokens > limit:
+        raise InputError(
+            f"job and candidate are too long together: {prompt_tokens} prompt tokens, the model "
+            f"takes {limit} (context {engine.info.max_model_len} minus {MIN_ANSWER_TOKENS} for "
+            f"the answer); shorten the files"
+        )

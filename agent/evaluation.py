@@ -1,0 +1,343 @@
+"""Ranking-quality evaluation on labelled job × candidate data, independent of any engine.
+
+The caller supplies a scoring function ``score(job_id, candidate_ids) -> {candidate_id: score}``;
+this module builds the ranking tasks, runs them and computes the metrics (top-1 accuracy, mean
+reciprocal rank, Spearman correlation against graded labels).
+
+Labels come from ``samples/pairs.json``: each source-2 job has one "strong" and one "weak"
+resume. Other job × candidate pairs are unlabelled and are *not* negatives, with one exception:
+the strong resume written for a job with a different title is used as a distractor.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+ScoreFn = Callable[[str, list[str]], dict[str, float]]
+
+
+@dataclass(frozen=True)
+class RankingTask:
+    """One job, the candidate that should rank first, and all candidates to rank."""
+
+    job_id: str
+    intended: str
+    candidates: tuple[str, ...]  # includes ``intended``
+
+
+@dataclass(frozen=True)
+class _LabelledJob:
+    job_id: str
+    strong: str
+    weak: str
+    title: str
+
+
+def _job_title(jobs_dir: Path, job_id: str) -> str:
+    """Return the normalised ``# Title`` first line of a job file (lower case, trimmed)."""
+    path = jobs_dir / f"{job_id}.md"
+    first_line = path.read_text(encoding="utf-8").lstrip().splitlines()[0]
+    return first_line.lstrip("#").strip().casefold()
+
+
+def _labelled_jobs(pairs_path: Path, jobs_dir: Path) -> list[_LabelledJob]:
+    """Read the jobs that have a strong and a weak resume, sorted by job id."""
+    data = json.loads(pairs_path.read_text(encoding="utf-8"))
+    jobs = [
+        _LabelledJob(
+            job_id=entry["job_id"],
+            strong=entry["strong"],
+            weak=entry["weak"],
+            title=_job_title(jobs_dir, entry["job_id"]),
+        )
+        for entry in data["pairs"]
+        if "strong" in entry and "weak" in entry
+    ]
+    return sorted(jobs, key=lambda job: job.job_id)
+
+
+def ranking_tasks(
+    pairs_path: Path,
+    jobs_dir: Path,
+    *,
+    distractors: int = 2,
+    seed: int = 0,
+    limit: int | None = None,
+) -> list[RankingTask]:
+    """Build one ranking task per job labelled strong/weak, in job-id order.
+
+    Candidates are the job's strong resume (the intended winner), its weak resume and
+    ``distractors`` strong resumes of other jobs whose title differs from this job's title.
+    Distractor choice and candidate order come from one ``random.Random(seed)`` consumed in
+    job-id order, so the same seed gives the same tasks and ``limit`` keeps a prefix of them.
+    """
+    if distractors < 0:
+        raise ValueError(f"distractors must be >= 0, got {distractors}")
+    if limit is not None and limit < 0:
+        raise ValueError(f"limit must be >= 0, got {limit}")
+    jobs = _labelled_jobs(pairs_path, jobs_dir)
+    selected = jobs if limit is None else jobs[:limit]
+    rng = random.Random(seed)
+    tasks = []
+    for job in selected:
+        pool = [other.strong for other in jobs if other.title != job.title]
+        if distractors > len(pool):
+            raise ValueError(
+                f"{job.job_id}: asked for {distractors} distractors, only {len(pool)} available"
+            )
+        candidates = [job.strong, job.weak, *rng.sample(pool, distractors)]
+        rng.shuffle(candidates)
+        tasks.append(RankingTask(job.job_id, job.strong, tuple(candidates)))
+    return tasks
+
+
+def reciprocal_rank(scores: Mapping[str, float], intended: str) -> float:
+    """Return 1 / rank of ``intended`` among ``scores``.
+
+    Ties are resolved pessimistically so that they never favour the intended candidate:
+    rank = 1 + (candidates scoring strictly higher) + (other candidates scoring equal).
+    A scorer that gives everyone the same score therefore gets the worst rank, not the best.
+    """
+    return 1.0 / _rank(scores, intended)
+
+
+def _rank(scores: Mapping[str, float], intended: str) -> int:
+    """Pessimistic 1-based rank of ``intended``; see :func:`reciprocal_rank`."""
+    if intended not in scores:
+        raise ValueError(f"intended candidate {intended!r} has no score")
+    if any(math.isnan(value) for value in scores.values()):
+        raise ValueError("scores must not be NaN")
+    target = scores[intended]
+    ahead = sum(
+        1 for candidate, value in scores.items() if candidate != intended and value >= target
+    )
+    return 1 + ahead
+
+
+@dataclass(frozen=True)
+class TaskResult:
+    """The outcome of one ranking task."""
+
+    job: str
+    intended: str
+    rank: int
+    scores: dict[str, float]
+
+    @property
+    def top1(self) -> bool:
+        """Whether the intended candidate ranked strictly first."""
+        return self.rank == 1
+
+    @property
+    def reciprocal_rank(self) -> float:
+        """1 / rank (pessimistic ties)."""
+        return 1.0 / self.rank
+
+    @property
+    def intended_score(self) -> float:
+        """The intended candidate's score."""
+        return self.scores[self.intended]
+
+    @property
+    def best_other_score(self) -> float | None:
+        """Highest score among the other candidates, or None when there are none."""
+        others = [value for candidate, value in self.scores.items() if candidate != self.intended]
+        return max(others) if others else None
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready representation."""
+        return {
+            "job": self.job,
+            "intended": self.intended,
+            "rank": self.rank,
+            "top1": self.top1,
+            "scores": dict(self.scores),
+        }
+
+
+ResultLike = TaskResult | tuple[Mapping[str, float], str]
+
+
+def _as_result(item: ResultLike) -> TaskResult:
+    """Accept a :class:`TaskResult` or a ``(scores, intended)`` pair."""
+    if isinstance(item, TaskResult):
+        return item
+    scores, intended = item
+    return TaskResult(job="", intended=intended, rank=_rank(scores, intended), scores=dict(scores))
+
+
+def top1_accuracy(results: Sequence[ResultLike]) -> float:
+    """Fraction of tasks where the intended candidate ranks strictly first."""
+    if not results:
+        raise ValueError("top1_accuracy needs at least one result")
+    return sum(_as_result(item).top1 for item in results) / len(results)
+
+
+def mean_reciprocal_rank(results: Sequence[ResultLike]) -> float:
+    """Mean of the (pessimistic) reciprocal ranks."""
+    if not results:
+        raise ValueError("mean_reciprocal_rank needs at least one result")
+    return sum(_as_result(item).reciprocal_rank for item in results) / len(results)
+
+
+def _average_ranks(values: Sequence[float]) -> list[float]:
+    """1-based ranks where tied values share the mean of the ranks they span."""
+    order = sorted(range(len(values)), key=lambda index: values[index])
+    ranks = [0.0] * len(values)
+    start = 0
+    while start < len(order):
+        end = start
+        while end + 1 < len(order) and values[order[end + 1]] == values[order[start]]:
+            end += 1
+        shared = (start + end) / 2 + 1
+        for position in range(start, end + 1):
+            ranks[order[position]] = shared
+        start = end + 1
+    return ranks
+
+
+def _pearson(xs: Sequence[float], ys: Sequence[float]) -> float | None:
+    """Pearson correlation, or None when either side has zero variance."""
+    mean_x = sum(xs) / len(xs)
+    mean_y = sum(ys) / len(ys)
+    dx = [x - mean_x for x in xs]
+    dy = [y - mean_y for y in ys]
+    var_x = sum(d * d for d in dx)
+    var_y = sum(d * d for d in dy)
+    if var_x == 0 or var_y == 0:
+        return None
+    covariance = sum(a * b for a, b in zip(dx, dy, strict=True))
+    return covariance / math.sqrt(var_x * var_y)
+
+
+def spearman(xs: Sequence[float], ys: Sequence[float]) -> float | None:
+    """Spearman rank correlation (Pearson correlation of average ranks).
+
+    Returns None when there are fewer than 2 points or either side is constant.
+    """
+    if len(xs) != len(ys):
+        raise ValueError(f"spearman needs equal lengths, got {len(xs)} and {len(ys)}")
+    if len(xs) < 2:
+        return None
+    return _pearson(_average_ranks(xs), _average_ranks(ys))
+
+
+@dataclass(frozen=True)
+class GradedPair:
+    """A job × candidate pair with a human grade (higher = better match)."""
+
+    job: str  # a job id such as "job_008" or a path, as written in the file
+    candidate: str  # a candidate id such as "cand_033" or a path
+    grade: float
+
+
+def _graded_pair(entry: Any, index: int, path: Path) -> GradedPair:
+    """Validate one entry of a graded-labels file."""
+    where = f"{path}: entry {index}"
+    if not isinstance(entry, dict):
+        raise ValueError(f"{where}: expected an object, got {type(entry).__name__}")
+    for key in ("job", "candidate", "grade"):
+        if key not in entry:
+            raise ValueError(f"{where}: missing key {key!r}")
+    for key in ("job", "candidate"):
+        if not isinstance(entry[key], str) or not entry[key].strip():
+            raise ValueError(f"{where}: {key!r} must be a non-empty string")
+    grade = entry["grade"]
+    if isinstance(grade, bool) or not isinstance(grade, int | float) or not math.isfinite(grade):
+        raise ValueError(f"{where}: grade must be a finite number, got {grade!r}")
+    return GradedPair(job=entry["job"], candidate=entry["candidate"], grade=float(grade))
+
+
+def load_graded_labels(path: Path) -> list[GradedPair]:
+    """Read a JSON list of ``{"job", "candidate", "grade"}`` objects.
+
+    Raises a one-line ``ValueError`` naming the file (and the entry index where relevant) when
+    the file is not valid JSON, is not a list, or an entry lacks a key or has a non-numeric grade.
+    """
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as error:
+        raise ValueError(f"{path}: not valid JSON ({error.msg} at line {error.lineno})") from None
+    if not isinstance(data, list):
+        raise ValueError(f"{path}: expected a JSON list of labels, got {type(data).__name__}")
+    return [_graded_pair(entry, index, path) for index, entry in enumerate(data)]
+
+
+@dataclass(frozen=True)
+class EvalReport:
+    """Per-task results and the aggregate ranking metrics."""
+
+    rows: tuple[TaskResult, ...]
+
+    @property
+    def tasks(self) -> int:
+        """Number of tasks evaluated."""
+        return len(self.rows)
+
+    @property
+    def top1_accuracy(self) -> float:
+        """Fraction of tasks with the intended candidate strictly first."""
+        return top1_accuracy(self.rows)
+
+    @property
+    def mrr(self) -> float:
+        """Mean reciprocal rank (pessimistic ties)."""
+        return mean_reciprocal_rank(self.rows)
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready representation."""
+        return {
+            "tasks": self.tasks,
+            "top1_accuracy": self.top1_accuracy,
+            "mrr": self.mrr,
+            "rows": [row.to_dict() for row in self.rows],
+        }
+
+    def format_table(self) -> str:
+        """A plain-text table, one row per job, followed by the aggregates."""
+        header = f"{'job':<10} {'intended':<10} {'score':>7} {'best other':>10} {'rank':>4}"
+        lines = [header, "-" * len(header)]
+        for row in self.rows:
+            best = row.best_other_score
+            best_text = "-" if best is None else f"{best:.1f}"
+            lines.append(
+                f"{row.job:<10} {row.intended:<10} {row.intended_score:>7.1f} "
+                f"{best_text:>10} {row.rank:>4}"
+            )
+        lines.append("-" * len(header))
+        lines.append(
+            f"tasks {self.tasks}   top-1 accuracy {self.top1_accuracy:.3f}   MRR {self.mrr:.3f}"
+        )
+        return "\n".join(lines)
+
+
+def _checked_scores(task: RankingTask, raw: Mapping[str, float]) -> dict[str, float]:
+    """Keep the scores of the task's candidates, failing if any is missing."""
+    missing = [candidate for candidate in task.candidates if candidate not in raw]
+    if missing:
+        raise ValueError(f"{task.job_id}: score function returned no score for {missing}")
+    return {candidate: float(raw[candidate]) for candidate in task.candidates}
+
+
+def run_ranking_eval(tasks: Sequence[RankingTask], score: ScoreFn) -> EvalReport:
+    """Score every task with ``score(job_id, candidate_ids)`` and collect the results."""
+    if not tasks:
+        raise ValueError("run_ranking_eval needs at least one task")
+    rows = []
+    for task in tasks:
+        scores = _checked_scores(task, score(task.job_id, list(task.candidates)))
+        rows.append(
+            TaskResult(
+                job=task.job_id,
+                intended=task.intended,
+                rank=_rank(scores, task.intended),
+                scores=scores,
+            )
+        )
+    return EvalReport(rows=tuple(rows))

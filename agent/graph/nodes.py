@@ -1,0 +1,172 @@
+"""The graph's nodes: each takes the state (and the run-time context) and returns its updates."""
+
+from __future__ import annotations
+
+import hashlib
+from datetime import UTC, datetime
+from typing import Any, Literal
+
+from langgraph.runtime import Runtime
+
+from agent.analysis_request import PROMPT, build_request, check_fits_context
+from agent.facts import experience_years, mentioned_terms, required_years, stated_experience_years
+from agent.graph.context import AnalysisContext
+from agent.graph.state import AnalysisState
+from agent.requirements import extract_requirements
+from agent.scoring import recommend, score_analysis
+from agent.validation import AnalysisInvalidError, validate_analysis
+from agent.visible_text import hidden_fragments, visible_text
+from prompts import render, template_version
+from schemas.report import MatchReport, Provenance
+from serving.engine import GenerationRequest
+
+
+def normalize(state: AnalysisState) -> dict[str, Any]:
+    """The profile a human would see, what was hidden in it, and facts code can count."""
+    raw = state["candidate"].text
+    visible = visible_text(raw)
+    return {
+        "visible_profile": visible,
+        "hidden_text": hidden_fragments(raw),
+        "facts": {
+            "experience_years": experience_years(visible),
+            "stated_experience_years": stated_experience_years(visible),
+        },
+        "attempts": 0,
+        "errors": [],
+    }
+
+
+def requirements(state: AnalysisState) -> dict[str, Any]:
+    """The caller's requirements, or those extracted from the job text; per-requirement facts."""
+    reqs = (
+        state.get("requirements")
+        or state["job"].requirements
+        or extract_requirements(state["job"].text)
+    )
+    per_requirement = {
+        r.id: {
+            "required_years": required_years(r.text),
+            "mentioned_terms": mentioned_terms(r.text, state["visible_profile"]),
+        }
+        for r in reqs
+    }
+    return {"requirements": reqs, "facts": {**state["facts"], "requirements": per_requirement}}
+
+
+def render_prompt(state: AnalysisState, runtime: Runtime[AnalysisContext]) -> dict[str, Any]:
+    """Prompt and schema; inputs too long for the model's context are refused here."""
+    request = build_request(
+        state["job"], state["requirements"], state["visible_profile"], state["facts"]
+    )
+    check_fits_context(runtime.context.engine, request)
+    return {"request": request, "messages": request.messages}
+
+
+def generate(state: AnalysisState, runtime: Runtime[AnalysisContext]) -> dict[str, Any]:
+    """One generation; transient engine errors are retried by the node's RetryPolicy."""
+    engine = runtime.context.engine
+    request = GenerationRequest(
+        messages=state["messages"], json_schema=state["request"].json_schema
+    )
+    before = engine.speculation_counters()
+    generation = engine.generate(request)
+    spent = engine.speculation_counters() - before
+    if "speculation" in state:
+        spent = state["speculation"] + spent
+    return {
+        "raw_output": generation.text,
+        "metrics": generation.metrics,
+        "speculation": spent,
+        "attempts": state["attempts"] + 1,
+    }
+
+
+def validate(state: AnalysisState) -> dict[str, Any]:
+    try:
+        analysis = validate_analysis(
+            state["raw_output"] or "", state["requirements"], state["visible_profile"]
+        )
+    except AnalysisInvalidError as exc:
+        return {"analysis": None, "errors": exc.problems}
+    return {"analysis": analysis, "errors": []}
+
+
+def route_after_validate(
+    state: AnalysisState, runtime: Runtime[AnalysisContext]
+) -> Literal["score", "repair", "fail"]:
+    if state.get("analysis") is not None:
+        return "score"
+    return "repair" if state["attempts"] < runtime.context.max_attempts else "fail"
+
+
+def repair(state: AnalysisState) -> dict[str, Any]:
+    """Quote the errors back to the model after its own answer, and ask again."""
+    feedback = render("repair_user", errors=state["errors"])
+    messages = [
+        *state["messages"],
+        {"role": "assistant", "content": state["raw_output"] or ""},
+        {"role": "user", "content": feedback},
+    ]
+    return {"messages": messages}
+
+
+def fail(state: AnalysisState) -> dict[str, Any]:
+    return {
+        "failure": {
+            "errors": state["errors"],
+            "last_output": state.get("raw_output"),
+            "attempts": state["attempts"],
+        }
+    }
+
+
+def _hash(text: str) -> str:
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def score(state: AnalysisState, runtime: Runtime[AnalysisContext]) -> dict[str, Any]:
+    """Score in code, map to ATS vocabularies, and record provenance."""
+    analysis, reqs = state["analysis"], state["requirements"]
+    assert analysis is not None
+    breakdown = score_analysis(reqs, analysis)
+    info = runtime.context.engine.info
+    speculation = state["speculation"]
+    spec = info.speculation
+    spec_dict = {
+        "method": spec.method,
+        "num_speculative_tokens": spec.num_speculative_tokens if spec.enabled else None,
+        "prompt_lookup_max": spec.prompt_lookup_max if spec.enabled else None,
+        "prompt_lookup_min": spec.prompt_lookup_min if spec.enabled else None,
+        **speculation.to_dict(),
+    }
+    job, candidate = state["job"], state["candidate"]
+    report = MatchReport(
+        job={"title": job.title, "company": job.company, "location": job.location},
+        candidate={"id": candidate.id, "display_name": candidate.display_name},
+        requirements=reqs,
+        analysis=analysis,
+        score=breakdown.score,
+        breakdown=breakdown,
+        recommendation=recommend(reqs, analysis, breakdown),
+        facts=state["facts"],
+        hidden_text=state["hidden_text"],
+        metrics={
+            **state["metrics"].to_dict(),
+            "attempts": state["attempts"],
+            "speculation": spec_dict,
+        },
+        provenance=Provenance(
+            engine=info.name,
+            model=info.model,
+            speculation=spec.model_dump(),
+            engine_settings=dict(info.extra),
+            prompt_version=template_version(PROMPT),
+            job_hash=_hash(job.text),
+            candidate_hash=_hash(candidate.text),
+            requirements_hash=_hash("\n".join(r.model_dump_json() for r in reqs)),
+            attempts=state["attempts"],
+            created_at=datetime.now(UTC).isoformat(timespec="seconds"),
+        ),
+    )
+    return {"report": report}

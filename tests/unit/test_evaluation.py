@@ -1,0 +1,313 @@
+"""Ranking evaluation: metrics, task building on the shipped samples, and label loading."""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+import pytest
+
+from agent.evaluation import (
+    EvalReport,
+    GradedPair,
+    RankingTask,
+    TaskResult,
+    load_graded_labels,
+    mean_reciprocal_rank,
+    ranking_tasks,
+    reciprocal_rank,
+    run_ranking_eval,
+    spearman,
+    top1_accuracy,
+)
+from tests.conftest import SAMPLES
+
+PAIRS = SAMPLES / "pairs.json"
+JOBS = SAMPLES / "jobs"
+
+
+def _strong_weak() -> dict[str, tuple[str, str]]:
+    data = json.loads(PAIRS.read_text(encoding="utf-8"))
+    return {p["job_id"]: (p["strong"], p["weak"]) for p in data["pairs"] if "strong" in p}
+
+
+def _title(job_id: str) -> str:
+    return (JOBS / f"{job_id}.md").read_text(encoding="utf-8").splitlines()[0].lstrip("# ")
+
+
+# --- reciprocal rank -------------------------------------------------------------------------
+
+
+def test_reciprocal_rank_clear_winner_and_third_place():
+    assert reciprocal_rank({"a": 90, "b": 50, "c": 10}, "a") == 1.0
+    assert reciprocal_rank({"a": 10, "b": 50, "c": 90}, "a") == pytest.approx(1 / 3)
+
+
+def test_reciprocal_rank_tie_with_another_candidate_gives_rank_two():
+    assert reciprocal_rank({"a": 80, "b": 80, "c": 10}, "a") == 0.5
+
+
+def test_reciprocal_rank_all_equal_is_worst_rank():
+    assert reciprocal_rank({"a": 5, "b": 5, "c": 5, "d": 5}, "a") == 0.25
+
+
+def test_reciprocal_rank_tie_below_a_leader():
+    assert reciprocal_rank({"x": 99, "a": 70, "b": 70}, "a") == pytest.approx(1 / 3)
+
+
+def test_reciprocal_rank_missing_intended_raises():
+    with pytest.raises(ValueError, match="'z'"):
+        reciprocal_rank({"a": 1.0}, "z")
+
+
+def test_top1_and_mrr_over_pairs():
+    results = [
+        ({"a": 9, "b": 1}, "a"),  # rank 1
+        ({"a": 5, "b": 5}, "a"),  # tie -> rank 2
+        ({"a": 1, "b": 2, "c": 3, "d": 4}, "a"),  # rank 4
+    ]
+    assert top1_accuracy(results) == pytest.approx(1 / 3)
+    assert mean_reciprocal_rank(results) == pytest.approx((1 + 0.5 + 0.25) / 3)
+
+
+def test_top1_on_empty_results_raises():
+    with pytest.raises(ValueError):
+        top1_accuracy([])
+
+
+# --- spearman ---------------------------------------------------------------------------------
+
+
+def test_spearman_perfect_and_reversed():
+    assert spearman([1, 2, 3, 4], [10, 20, 30, 40]) == pytest.approx(1.0)
+    assert spearman([1, 2, 3, 4], [40, 30, 20, 10]) == pytest.approx(-1.0)
+
+
+def test_spearman_is_rank_based_not_linear():
+    assert spearman([1, 2, 3, 4], [1, 10, 100, 1000]) == pytest.approx(1.0)
+
+
+def test_spearman_with_ties_matches_hand_computation():
+    # ranks of xs: [1, 2.5, 2.5, 4]; ys: [1, 2, 3, 4]; both means 2.5.
+    # cov = 2.25 + 0 + 0 + 2.25 = 4.5; var_x = 4.5; var_y = 5 -> r = 4.5 / sqrt(22.5) = sqrt(0.9)
+    assert spearman([1, 2, 2, 3], [1, 2, 3, 4]) == pytest.approx(math.sqrt(0.9))
+
+
+def test_spearman_ties_on_both_sides():
+    # xs ranks [1.5, 1.5, 3, 4], ys ranks [1, 2.5, 2.5, 4]; deviations from 2.5:
+    # dx = [-1, -1, .5, 1.5], dy = [-1.5, 0, 0, 1.5]; cov = 1.5 + 2.25 = 3.75
+    # var_x = 1 + 1 + .25 + 2.25 = 4.5, var_y = 4.5 -> r = 3.75 / 4.5
+    assert spearman([3, 3, 7, 9], [0, 5, 5, 8]) == pytest.approx(3.75 / 4.5)
+
+
+@pytest.mark.parametrize(
+    ("xs", "ys"),
+    [([], []), ([1.0], [2.0]), ([1, 1, 1], [1, 2, 3]), ([1, 2, 3], [4, 4, 4])],
+)
+def test_spearman_none_cases(xs, ys):
+    assert spearman(xs, ys) is None
+
+
+def test_spearman_length_mismatch_raises():
+    with pytest.raises(ValueError):
+        spearman([1, 2], [1, 2, 3])
+
+
+# --- ranking tasks on the shipped samples ------------------------------------------------------
+
+
+def test_ranking_tasks_cover_the_sixteen_source2_jobs():
+    tasks = ranking_tasks(PAIRS, JOBS)
+    labels = _strong_weak()
+    assert [t.job_id for t in tasks] == [f"job_{n:03d}" for n in range(5, 21)]
+    for task in tasks:
+        strong, weak = labels[task.job_id]
+        assert task.intended == strong
+        assert strong in task.candidates
+        assert weak in task.candidates
+        assert len(task.candidates) == 4
+        assert len(set(task.candidates)) == 4
+
+
+def test_distractors_are_strong_resumes_of_jobs_with_another_title():
+    labels = _strong_weak()
+    owner = {strong: job for job, (strong, _) in labels.items()}
+    for seed in range(10):
+        for task in ranking_tasks(PAIRS, JOBS, distractors=3, seed=seed):
+            strong, weak = labels[task.job_id]
+            distractors = set(task.candidates) - {strong, weak}
+            assert len(distractors) == 3
+            for candidate in distractors:
+                assert candidate in owner, "distractors must be strong resumes"
+                assert _title(owner[candidate]) != _title(task.job_id)
+
+
+def test_same_title_jobs_are_never_each_others_distractors():
+    labels = _strong_weak()
+    pairs = [("job_006", "job_007"), ("job_011", "job_012"), ("job_014", "job_015")]
+    for seed in range(20):
+        tasks = {t.job_id: t for t in ranking_tasks(PAIRS, JOBS, distractors=5, seed=seed)}
+        for a, b in pairs:
+            assert labels[b][0] not in tasks[a].candidates
+            assert labels[a][0] not in tasks[b].candidates
+
+
+def test_ranking_tasks_are_deterministic_per_seed():
+    first = ranking_tasks(PAIRS, JOBS, seed=7)
+    assert ranking_tasks(PAIRS, JOBS, seed=7) == first
+    assert ranking_tasks(PAIRS, JOBS, seed=8) != first
+
+
+def test_candidate_order_is_shuffled():
+    tasks = ranking_tasks(PAIRS, JOBS, seed=0)
+    positions = {t.candidates.index(t.intended) for t in tasks}
+    assert len(positions) > 1
+
+
+def test_limit_keeps_the_first_jobs_in_id_order():
+    full = ranking_tasks(PAIRS, JOBS, seed=3)
+    limited = ranking_tasks(PAIRS, JOBS, seed=3, limit=5)
+    assert limited == full[:5]
+    assert [t.job_id for t in limited] == ["job_005", "job_006", "job_007", "job_008", "job_009"]
+
+
+def test_zero_distractors_leaves_strong_and_weak():
+    for task in ranking_tasks(PAIRS, JOBS, distractors=0):
+        assert set(task.candidates) == set(_strong_weak()[task.job_id])
+
+
+def test_too_many_distractors_raises():
+    with pytest.raises(ValueError, match="distractors"):
+        ranking_tasks(PAIRS, JOBS, distractors=100)
+
+
+# --- run_ranking_eval --------------------------------------------------------------------------
+
+
+def _tasks() -> list[RankingTask]:
+    return [
+        RankingTask("job_a", "good_a", ("x1", "good_a", "x2")),
+        RankingTask("job_b", "good_b", ("good_b", "y1", "y2")),
+        RankingTask("job_c", "good_c", ("z1", "z2", "good_c")),
+    ]
+
+
+def _fake_score(job_id: str, candidates: list[str]) -> dict[str, float]:
+    table = {
+        "job_a": {"x1": 10, "good_a": 90, "x2": 40},  # rank 1
+        "job_b": {"good_b": 50, "y1": 50, "y2": 20},  # tie -> rank 2
+        "job_c": {"z1": 80, "z2": 70, "good_c": 60},  # rank 3
+    }
+    return {c: table[job_id][c] for c in candidates}
+
+
+def test_run_ranking_eval_computes_top1_and_mrr():
+    report = run_ranking_eval(_tasks(), _fake_score)
+    assert isinstance(report, EvalReport)
+    assert [row.rank for row in report.rows] == [1, 2, 3]
+    assert [row.top1 for row in report.rows] == [True, False, False]
+    assert report.tasks == 3
+    assert report.top1_accuracy == pytest.approx(1 / 3)
+    assert report.mrr == pytest.approx((1 + 1 / 2 + 1 / 3) / 3)
+
+
+def test_run_ranking_eval_passes_task_candidates_to_scorer():
+    seen: list[tuple[str, list[str]]] = []
+
+    def score(job_id: str, candidates: list[str]) -> dict[str, float]:
+        seen.append((job_id, candidates))
+        return dict.fromkeys(candidates, 1.0)
+
+    run_ranking_eval(_tasks(), score)
+    assert seen == [(t.job_id, list(t.candidates)) for t in _tasks()]
+
+
+def test_report_to_dict_is_json_and_table_lists_every_job():
+    report = run_ranking_eval(_tasks(), _fake_score)
+    data = json.loads(json.dumps(report.to_dict()))
+    assert data["tasks"] == 3
+    assert data["rows"][1] == {
+        "job": "job_b",
+        "intended": "good_b",
+        "rank": 2,
+        "top1": False,
+        "scores": {"good_b": 50.0, "y1": 50.0, "y2": 20.0},
+    }
+    table = report.format_table()
+    lines = table.splitlines()
+    row_c = next(line for line in lines if line.startswith("job_c"))
+    assert row_c.split() == ["job_c", "good_c", "60.0", "80.0", "3"]
+    assert "MRR 0.611" in table
+    assert "top-1 accuracy 0.333" in table
+
+
+def test_run_ranking_eval_rejects_missing_scores():
+    with pytest.raises(ValueError, match="job_a"):
+        run_ranking_eval(_tasks(), lambda job, cands: {cands[0]: 1.0})
+
+
+def test_task_result_best_other_score():
+    row = TaskResult(job="j", intended="a", rank=1, scores={"a": 3.0, "b": 2.0, "c": 1.0})
+    assert row.best_other_score == 2.0
+    assert row.intended_score == 3.0
+
+
+# --- graded labels -----------------------------------------------------------------------------
+
+
+def _write(tmp_path: Path, content: object) -> Path:
+    path = tmp_path / "labels.json"
+    path.write_text(content if isinstance(content, str) else json.dumps(content))
+    return path
+
+
+def test_load_graded_labels_reads_ids_and_paths(tmp_path):
+    path = _write(
+        tmp_path,
+        [
+            {"job": "job_008", "candidate": "cand_033", "grade": 3},
+            {"job": "samples/jobs/job_008.md", "candidate": "x/cand_056.md", "grade": 0.5},
+        ],
+    )
+    assert load_graded_labels(path) == [
+        GradedPair("job_008", "cand_033", 3.0),
+        GradedPair("samples/jobs/job_008.md", "x/cand_056.md", 0.5),
+    ]
+
+
+def test_load_graded_labels_missing_key_names_file_and_index(tmp_path):
+    path = _write(
+        tmp_path,
+        [{"job": "job_008", "candidate": "cand_033", "grade": 1}, {"job": "job_008", "grade": 2}],
+    )
+    with pytest.raises(ValueError) as info:
+        load_graded_labels(path)
+    message = str(info.value)
+    assert str(path) in message
+    assert "entry 1" in message
+    assert "'candidate'" in message
+    assert "\n" not in message
+
+
+@pytest.mark.parametrize("grade", ["high", None, True, [1]])
+def test_load_graded_labels_non_numeric_grade(tmp_path, grade):
+    path = _write(tmp_path, [{"job": "job_008", "candidate": "cand_033", "grade": grade}])
+    with pytest.raises(ValueError, match=r"entry 0: grade must be a finite number") as info:
+        load_graded_labels(path)
+    assert str(path) in str(info.value)
+
+
+@pytest.mark.parametrize("content", [{"job": "job_008"}, "42", '"text"'])
+def test_load_graded_labels_not_a_list(tmp_path, content):
+    path = _write(tmp_path, content)
+    with pytest.raises(ValueError, match="expected a JSON list") as info:
+        load_graded_labels(path)
+    assert str(path) in str(info.value)
+
+
+def test_load_graded_labels_invalid_json(tmp_path):
+    path = _write(tmp_path, "[{not json")
+    with pytest.raises(ValueError, match="not valid JSON") as info:
+        load_graded_labels(path)
+    assert "\n" not in str(info.value)
