@@ -61,7 +61,8 @@ def prepare_request(
     return build_request(job, state["requirements"], state["visible_profile"], state["facts"])
 
 
-def _report_or_raise(final: AnalysisState) -> MatchReport:
+def report_or_raise(final: AnalysisState) -> MatchReport:
+    """The report of a finished graph run, or its failure raised as AnalysisFailedError."""
     if "report" in final:
         return final["report"]
     failure = final["failure"]
@@ -78,7 +79,7 @@ def analyze(
 ) -> MatchReport:
     """One validated, scored report; raises AnalysisFailedError or InputError."""
     final = run_graph(job, candidate, engine, requirements=requirements, max_attempts=max_attempts)
-    return _report_or_raise(final)
+    return report_or_raise(final)
 
 
 def analyze_many(
@@ -112,7 +113,7 @@ def analyze_many(
             raise final
         else:
             try:
-                outcomes.append(_report_or_raise(final))
+                outcomes.append(report_or_raise(final))
             except AnalysisFailedError as exc:
                 outcomes.append(exc)
     return outcomes

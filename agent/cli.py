@@ -93,7 +93,7 @@ def analyze(
     ] = False,
 ) -> None:
     """Analyze one candidate against one job."""
-    from agent.analysis import run_graph
+    from agent.analysis import report_or_raise, run_graph
     from agent.inputs import InputError, load_candidate, load_job
 
     with _friendly_errors():
@@ -111,22 +111,13 @@ def analyze(
         with _start_engine(settings) as engine:
             _say(f"Analyzing {profile.id} against {job_posting.title!r}…")
             final = run_graph(job_posting, profile, engine, max_attempts=max_attempts)
-        report = _report_of(final)
+        report = report_or_raise(final)
         comparison = None
         if compare and final["attempts"] == 1:
             comparison = _compare(settings, final)
         elif compare:
             _say("No comparison: the analysis needed a repair, so its requests differ.")
         _print_report(report, comparison, as_json)
-
-
-def _report_of(final: Any) -> Any:
-    from agent.analysis import AnalysisFailedError
-
-    if "report" in final:
-        return final["report"]
-    failure = final["failure"]
-    raise AnalysisFailedError(failure["errors"], failure["last_output"], failure["attempts"])
 
 
 def _compare(settings: EngineSettings, final: Any) -> Any:

@@ -99,3 +99,51 @@ def test_help_lists_subcommands():
     assert result.exit_code == 0
     assert "analyze" in result.output
     assert "model" in result.output
+
+
+def test_eval_without_pairs_file_is_a_clear_error(tmp_path):
+    result = runner.invoke(app, ["eval", "--data", str(tmp_path)])
+    assert result.exit_code == 2
+    assert result.stderr.strip() == f"error: no pairs.json in {tmp_path} (give --data)"
+
+
+def test_eval_with_bad_labels_fails_before_starting_an_engine(tmp_path):
+    labels = tmp_path / "grades.json"
+    labels.write_text('[{"job": "job_008", "candidate": "cand_033"}]')
+    result = runner.invoke(app, ["eval", "--labels", str(labels)])
+    assert result.exit_code == 2
+    assert "grade" in result.stderr and "Starting vLLM" not in result.stderr
+
+
+def test_json_resume_and_json_job_are_loaded(tmp_path):
+    resume = tmp_path / "ada.json"
+    resume.write_text(
+        '{"basics": {"name": "Ada L", "email": "ada@example.com"},'
+        ' "work": [{"name": "Acme", "position": "Engineer", "startDate": "2019-01",'
+        ' "highlights": ["Built Python services for payments"]}],'
+        ' "skills": [{"name": "Python", "keywords": ["Django"]}]}'
+    )
+    candidate = load_candidate(resume)
+    assert candidate.display_name == "Ada L"
+    assert "Built Python services for payments" in candidate.text
+    assert "ada@example.com" not in candidate.text
+    job_file = tmp_path / "job.json"
+    job_file.write_text(
+        '{"title": "Backend Engineer", "company": "Acme",'
+        ' "qualifications": ["3+ years of Python"], "tools": [{"name": "Docker"}]}'
+    )
+    job = load_job(job_file)
+    assert (job.title, job.company) == ("Backend Engineer", "Acme")
+    assert [(r.text, r.kind) for r in job.requirements] == [
+        ("3+ years of Python", "must_have"),
+        ("Docker", "nice_to_have"),
+    ]
+
+
+def test_invalid_json_candidate_is_one_line(tmp_path, django_job_path):
+    bad = tmp_path / "cv.json"
+    bad.write_text('{"basics": ')
+    result = runner.invoke(app, ["analyze", "--job", str(django_job_path), "--candidate", str(bad)])
+    assert result.exit_code == 2
+    assert "not valid JSON" in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
