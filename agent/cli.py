@@ -186,6 +186,52 @@ def evaluate(
         typer.echo(f"Results written to {write_results(out, results)}")
 
 
+@app.command()
+def bench(
+    pairs: Annotated[int, typer.Option(min=1, help="Job/candidate pairs in the workload.")] = 10,
+    config: Annotated[
+        list[str] | None,
+        typer.Option(help="Engine config, repeatable: off | ngram:k=5,min=2,max=5."),
+    ] = None,
+    level: Annotated[
+        list[str] | None,
+        typer.Option(help="Load level, repeatable: concurrency_1 | fixed_qps | max_concurrency."),
+    ] = None,
+    qps: Annotated[
+        float | None, typer.Option(min=0.001, help="Arrival rate for fixed_qps (default: auto).")
+    ] = None,
+    seed: Annotated[int, typer.Option(help="Seed of the Poisson arrivals.")] = 0,
+    data: Annotated[Path, typer.Option(help="Folder with jobs/, candidates/, pairs.json.")] = Path(
+        "samples"
+    ),
+    out: Annotated[Path, typer.Option(help="Folder for results.json.")] = Path("bench-out"),
+) -> None:
+    """Benchmark speculation settings against `off` on the match-analysis workload, in one run."""
+    from agent.benchmark.bench import format_table, run_bench
+    from agent.benchmark.configs import DEFAULT_CONFIGS, parse_config
+    from agent.benchmark.runner import LEVELS
+    from agent.benchmark.workload import build_workload
+    from agent.inputs import InputError
+
+    with _friendly_errors():
+        try:
+            configs = [parse_config(c) for c in (config or DEFAULT_CONFIGS)]
+            items = build_workload(data, pairs)
+        except (ValueError, OSError) as exc:
+            raise InputError(str(exc)) from None
+        levels = tuple(level or LEVELS)
+        unknown = [lv for lv in levels if lv not in LEVELS]
+        if unknown:
+            raise InputError(f"unknown level(s) {unknown}: use {', '.join(LEVELS)}")
+        results = run_bench(
+            configs, items, get_settings(), levels=levels, qps=qps, seed=seed, say=_say
+        )
+        out.mkdir(parents=True, exist_ok=True)
+        (out / "results.json").write_text(json.dumps(results, indent=2))
+        typer.echo(format_table(results))
+        typer.echo(f"Results written to {out / 'results.json'}")
+
+
 @model_app.command("prepare")
 def model_prepare(
     force: Annotated[bool, typer.Option(help="Rebuild even if an intact copy exists.")] = False,

@@ -185,6 +185,10 @@ class VLLMEngine:
                     per_pos[i] += value
         return SpeculationCounters(**totals, accepted_per_position=tuple(per_pos))
 
+    def reset_prefix_cache(self) -> None:
+        """Forget cached prompt prefixes (benchmarks reset it between load levels)."""
+        self._run(self._llm.reset_prefix_cache())
+
     def _stop_loop(self) -> None:
         self._loop.call_soon_threadsafe(self._loop.stop)
         self._thread.join(timeout=10)

@@ -1,0 +1,150 @@
+"""Compare engine configurations on the workload in one run; results as a table and JSON."""
+
+from __future__ import annotations
+
+import os
+import platform
+from collections.abc import Callable
+from datetime import UTC, datetime
+from typing import Any
+
+from agent.benchmark.configs import BenchConfig
+from agent.benchmark.runner import ConfigRun, first_difference, run_config
+from agent.benchmark.workload import WorkItem
+from serving.config import EngineSettings
+from serving.cpu import cpu_flags
+
+RUN_ORDER = ("concurrency_1", "max_concurrency", "fixed_qps")  # fixed_qps derives from max
+QPS_SHARE = 0.7  # auto rate: this share of the first config's throughput at full concurrency
+
+
+def cpu_model() -> str:
+    try:
+        for line in open("/proc/cpuinfo"):  # noqa: SIM115
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or "unknown"
+
+
+def _lossless(off: ConfigRun | None, run: ConfigRun, items: list[WorkItem]) -> dict[str, Any]:
+    if off is None or not run.outputs or not off.outputs:
+        return {"exact_match_rate": None, "mismatches": []}
+    mismatches = []
+    for item, a, b in zip(items, run.outputs, off.outputs, strict=True):
+        diff = first_difference(a, b)
+        if diff is not None:
+            mismatches.append({"pair": item.name, "first_diff_token": diff})
+    rate = 1 - len(mismatches) / len(items)
+    return {"exact_match_rate": round(rate, 4), "mismatches": mismatches}
+
+
+def _config_result(run: ConfigRun, off: ConfigRun | None, items: list[WorkItem]) -> dict[str, Any]:
+    spec = run.config.speculation
+    return {
+        "name": run.config.name,
+        "method": spec.method,
+        "num_speculative_tokens": spec.num_speculative_tokens if spec.enabled else None,
+        "prompt_lookup_min": spec.prompt_lookup_min if spec.enabled else None,
+        "prompt_lookup_max": spec.prompt_lookup_max if spec.enabled else None,
+        **run.levels,
+        "acceptance_rate": run.speculation.acceptance_rate,
+        "mean_acceptance_length": run.speculation.mean_acceptance_length,
+        "acceptance_per_position": run.speculation.acceptance_per_position,
+        **_lossless(off, run, items),
+    }
+
+
+def run_bench(
+    configs: list[BenchConfig],
+    items: list[WorkItem],
+    base: EngineSettings,
+    *,
+    levels: tuple[str, ...],
+    qps: float | None,
+    seed: int,
+    say: Callable[[str], None],
+) -> dict[str, Any]:
+    ordered = tuple(level for level in RUN_ORDER if level in levels)
+    runs: list[ConfigRun] = []
+    rate: dict[str, float] = {}
+
+    def fixed_rate() -> float:
+        if "qps" not in rate:
+            measured = (
+                runs[0].levels.get("max_concurrency", {}).get("requests_per_s") if runs else None
+            )
+            rate["qps"] = qps or (QPS_SHARE * measured if measured else 0.05)
+        return rate["qps"]
+
+    for config in configs:
+        run = run_config(config, items, base, levels=ordered, qps=fixed_rate, seed=seed, say=say)
+        runs.append(run)
+        if qps is None and len(runs) == 1 and "max_concurrency" in run.levels:
+            fixed_rate()
+    off = next((r for r in runs if not r.config.speculation.enabled), None)
+    return {
+        "created_at": datetime.now(UTC).isoformat(timespec="seconds"),
+        "machine": {
+            "cores": os.cpu_count(),
+            "cpu_model": cpu_model(),
+            "native_bf16": bool(cpu_flags() & {"avx512_bf16", "amx_bf16"}),
+        },
+        "model": base.model or "embedded SmolLM2-135M-Instruct",
+        "vllm_version": _vllm_version(),
+        "pairs": len(items),
+        "seed": seed,
+        "levels": list(ordered),
+        "configs": [_config_result(r, off, items) for r in runs],
+    }
+
+
+def _vllm_version() -> str:
+    import vllm
+
+    return str(vllm.__version__)
+
+
+def _ratio(value: float | None, base: float | None) -> str:
+    if not value or not base:
+        return ""
+    return f"{base / value:.2f}x"
+
+
+def format_table(results: dict[str, Any]) -> str:
+    """One row per configuration and level, with speed-ups against `off` (higher is better)."""
+    off = next((c for c in results["configs"] if c["method"] == "off"), None)
+    head = (
+        f"{'config':<24} {'level':<16} {'TPOT p50':>9} {'TPOT p90':>9} {'e2e p50':>8} "
+        f"{'e2e p90':>8} {'tok/s':>7} {'TPOT↓':>6} {'p90↓':>6} {'tok/s↑':>7}"
+    )
+    lines = [head, "-" * len(head)]
+    for config in results["configs"]:
+        for level in results["levels"]:
+            m = config[level]
+            base = off[level] if off else {}
+            thr = (
+                f"{m['output_tok_per_s'] / base['output_tok_per_s']:.2f}x"
+                if base.get("output_tok_per_s")
+                else ""
+            )
+            lines.append(
+                f"{config['name']:<24} {level:<16} "
+                f"{m['tpot_ms_p50']:>8.1f}m {m['tpot_ms_p90']:>8.1f}m "
+                f"{m['e2e_s_p50']:>7.1f}s {m['e2e_s_p90']:>7.1f}s {m['output_tok_per_s']:>7.1f} "
+                f"{_ratio(m['tpot_ms_p50'], base.get('tpot_ms_p50')):>6} "
+                f"{_ratio(m['e2e_s_p90'], base.get('e2e_s_p90')):>6} {thr:>7}"
+            )
+    lines.append("")
+    for config in results["configs"]:
+        acc = config["acceptance_rate"]
+        exact = config["exact_match_rate"]
+        lines.append(
+            f"{config['name']:<24} acceptance "
+            f"{'n/a' if acc is None else f'{acc:.1%}'}, mean acceptance length "
+            f"{config['mean_acceptance_length'] or 'n/a'}, exact match vs off "
+            f"{'n/a' if exact is None else f'{exact:.0%}'}"
+            + (f" (first differences: {config['mismatches'][:3]})" if config["mismatches"] else "")
+        )
+    return "\n".join(lines)

@@ -1,0 +1,122 @@
+"""Running the workload on one engine at three load levels, and comparing configurations."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from agent.benchmark.configs import BenchConfig
+from agent.benchmark.stats import summarize
+from agent.benchmark.workload import WorkItem
+from serving.config import EngineSettings
+from serving.engine import Engine, Generation, GenerationRequest
+from serving.metrics import SpeculationCounters
+
+LEVELS = ("concurrency_1", "fixed_qps", "max_concurrency")
+WARMUP = GenerationRequest(
+    messages=[{"role": "user", "content": 'Answer {"ok": true} as JSON.'}],
+    json_schema={"type": "object", "properties": {"ok": {"type": "boolean"}}, "required": ["ok"]},
+    max_tokens=16,
+)
+
+
+@dataclass
+class ConfigRun:
+    config: BenchConfig
+    levels: dict[str, dict[str, Any]] = field(default_factory=dict)
+    outputs: list[list[int]] = field(default_factory=list)  # concurrency_1, in workload order
+    speculation: SpeculationCounters = field(default_factory=SpeculationCounters)
+
+
+async def _sequential(engine: Engine, items: list[WorkItem]) -> list[Generation]:
+    return [await engine.agenerate(item.request) for item in items]
+
+
+async def _poisson(
+    engine: Engine, items: list[WorkItem], qps: float, seed: int
+) -> list[Generation]:
+    """Requests arrive as a Poisson process at ``qps`` (same seed, same arrivals, every config)."""
+    rng = random.Random(seed)
+    start = time.perf_counter()
+    arrival, tasks = 0.0, []
+    for item in items:
+        arrival += rng.expovariate(qps)
+        delay = arrival - (time.perf_counter() - start)
+        if delay > 0:
+            await asyncio.sleep(delay)
+        tasks.append(asyncio.ensure_future(engine.agenerate(item.request)))
+    return list(await asyncio.gather(*tasks))
+
+
+async def _all_at_once(engine: Engine, items: list[WorkItem]) -> list[Generation]:
+    return list(await asyncio.gather(*(engine.agenerate(i.request) for i in items)))
+
+
+def run_level(
+    engine: Engine, items: list[WorkItem], level: str, *, qps: float, seed: int
+) -> tuple[list[Generation], float, SpeculationCounters]:
+    before = engine.speculation_counters()
+    start = time.perf_counter()
+    if level == "concurrency_1":
+        coro = _sequential(engine, items)
+    elif level == "fixed_qps":
+        coro = _poisson(engine, items, qps, seed)
+    else:
+        coro = _all_at_once(engine, items)
+    generations = asyncio.run(coro)
+    return generations, time.perf_counter() - start, engine.speculation_counters() - before
+
+
+def run_config(
+    config: BenchConfig,
+    items: list[WorkItem],
+    base: EngineSettings,
+    *,
+    levels: tuple[str, ...],
+    qps: Callable[[], float],
+    seed: int,
+    say: Callable[[str], None],
+) -> ConfigRun:
+    """Start an engine for ``config``, warm it up, and run every level in turn."""
+    from serving.vllm_engine import VLLMEngine
+
+    run = ConfigRun(config)
+    say(f"[{config.name}] starting engine…")
+    with VLLMEngine(base.model_copy(update={"speculation": config.speculation})) as engine:
+        engine.generate(WARMUP)
+        for level in levels:
+            rate = qps() if level == "fixed_qps" else 0.0
+            say(
+                f"[{config.name}] {level}: {len(items)} requests"
+                + (f" at {rate:.3f} req/s" if rate else "")
+                + "…"
+            )
+            engine.reset_prefix_cache()
+            generations, wall, spec = run_level(engine, items, level, qps=rate, seed=seed)
+            summary = summarize([g.metrics for g in generations], wall)
+            summary.update(_spec_summary(spec))
+            if rate:
+                summary["qps"] = round(rate, 4)
+            run.levels[level] = summary
+            run.speculation = run.speculation + spec
+            if level == "concurrency_1":
+                run.outputs = [g.token_ids for g in generations]
+    return run
+
+
+def _spec_summary(spec: SpeculationCounters) -> dict[str, Any]:
+    return {
+        "acceptance_rate": spec.acceptance_rate,
+        "mean_acceptance_length": spec.mean_acceptance_length,
+    }
+
+
+def first_difference(a: list[int], b: list[int]) -> int | None:
+    for i, (x, y) in enumerate(zip(a, b, strict=False)):
+        if x != y:
+            return i
+    return None if len(a) == len(b) else min(len(a), len(b))

@@ -1,0 +1,108 @@
+import pytest
+
+from agent.benchmark.bench import format_table
+from agent.benchmark.configs import parse_config
+from agent.benchmark.runner import first_difference, run_level
+from agent.benchmark.stats import percentile, summarize
+from agent.benchmark.workload import build_workload, labelled_pairs
+from serving.fake_engine import ScriptedEngine
+from serving.metrics import RequestMetrics
+from tests.conftest import SAMPLES
+
+
+def test_parse_configs():
+    assert parse_config("off").speculation.method == "off"
+    spec = parse_config("ngram:k=3,min=1,max=4").speculation
+    assert (spec.num_speculative_tokens, spec.prompt_lookup_min, spec.prompt_lookup_max) == (
+        3,
+        1,
+        4,
+    )
+    assert parse_config("ngram").name == "ngram:k=5,min=2,max=5"
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [("eagle", "unknown config"), ("ngram:k=x", "bad setting"), ("ngram:min=4,max=2", "exceed")],
+)
+def test_bad_configs(text, message):
+    with pytest.raises(ValueError, match=message):
+        parse_config(text)
+
+
+def test_percentile_interpolates():
+    assert percentile([1, 2, 3, 4], 50) == 2.5
+    assert percentile([10], 90) == 10
+    assert percentile([0, 10], 90) == pytest.approx(9.0)
+
+
+def test_summarize_throughput_and_percentiles():
+    metrics = [RequestMetrics(10, 11, 1.0, 2.0), RequestMetrics(10, 21, 1.0, 3.0)]
+    s = summarize(metrics, wall_s=4.0)
+    assert s["output_tok_per_s"] == 8.0
+    assert s["requests_per_s"] == 0.5
+    assert s["tpot_ms_p50"] == pytest.approx(100.0)
+    assert s["e2e_s_p90"] == pytest.approx(2.9)
+
+
+def test_first_difference():
+    assert first_difference([1, 2, 3], [1, 2, 3]) is None
+    assert first_difference([1, 2, 3], [1, 9, 3]) == 1
+    assert first_difference([1, 2], [1, 2, 3]) == 2
+
+
+def test_workload_uses_labelled_pairs_in_order():
+    pairs = labelled_pairs(SAMPLES)
+    assert len(pairs) == 32
+    assert pairs[:2] == [("job_005", "cand_051"), ("job_005", "cand_038")]
+    items = build_workload(SAMPLES, 3)
+    assert [i.name for i in items] == ["job_005×cand_051", "job_005×cand_038", "job_006×cand_043"]
+    assert all(i.request.json_schema for i in items)
+
+
+@pytest.mark.parametrize("level", ["concurrency_1", "fixed_qps", "max_concurrency"])
+def test_levels_run_every_request(level):
+    items = build_workload(SAMPLES, 3)
+    engine = ScriptedEngine().enqueue("a", "bb", "ccc")
+    generations, wall, spec = run_level(engine, items, level, qps=1000.0, seed=1)
+    assert len(generations) == 3 and wall >= 0
+    assert len(engine.history) == 3
+    assert spec.drafts == 0
+
+
+def test_table_shows_ratios_against_off():
+    level = {
+        "tpot_ms_p50": 50.0,
+        "tpot_ms_p90": 60.0,
+        "e2e_s_p50": 10.0,
+        "e2e_s_p90": 12.0,
+        "output_tok_per_s": 20.0,
+    }
+    fast = {**level, "tpot_ms_p50": 25.0, "e2e_s_p90": 4.0, "output_tok_per_s": 40.0}
+    results = {
+        "levels": ["concurrency_1"],
+        "configs": [
+            {
+                "name": "off",
+                "method": "off",
+                "concurrency_1": level,
+                "acceptance_rate": None,
+                "mean_acceptance_length": None,
+                "exact_match_rate": None,
+                "mismatches": [],
+            },
+            {
+                "name": "ngram",
+                "method": "ngram",
+                "concurrency_1": fast,
+                "acceptance_rate": 0.8,
+                "mean_acceptance_length": 4.2,
+                "exact_match_rate": 1.0,
+                "mismatches": [],
+            },
+        ],
+    }
+    table = format_table(results)
+    row = next(line for line in table.splitlines() if line.startswith("ngram "))
+    assert "2.00x" in row and "3.00x" in row
+    assert "acceptance 80.0%" in table and "exact match vs off 100%" in table
