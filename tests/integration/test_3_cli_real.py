@@ -14,7 +14,8 @@ from tests.conftest import candidate_path, job_path
 pytestmark = pytest.mark.integration
 
 
-def test_analyze_json_has_analysis_metrics_and_speculation():
+def test_analyze_json_has_analysis_metrics_and_speculation(engines):
+    engines.close()  # an idle engine's workers still spin on the CPU the subprocess needs
     exe = Path(sys.executable).with_name("hiring-assistant")
     assert exe.exists(), "the console script is not installed (run make install)"
     candidate = candidate_path("cand_037")
