@@ -15,6 +15,8 @@ from serving.engine import Engine, GenerationRequest
 PROMPT = "analysis"
 DIMENSION_QUOTES = 4
 MIN_ANSWER_TOKENS = 768
+COVERED = 0.6  # share of a requirement's terms the profile names for "met or partial" only
+SUPPORTED_VERDICTS = ("met", "partial")
 _SENIORITY = re.compile(
     r"\b\d+\+?\s*years?\b|\bsenior\b|\blead\b|\bmanager\b|\bhead of\b|\bprincipal\b|"
     r"\b(?:19|20)\d\d\b|\bpresent\b",
@@ -45,6 +47,23 @@ def dimension_quotes(
     }
 
 
+def verdict_choices(
+    requirements: list[Requirement], facts: dict[str, Any]
+) -> dict[str, tuple[str, ...]]:
+    """Verdicts the evidence leaves open: when the profile names most of a requirement's terms,
+    "not met" and "no evidence" would contradict it, so only met or partial remain.
+
+    A 135M model left with all four picked "not_met" for the strong candidate's exact skills
+    (seen here); code rules out the contradiction and the model still judges met vs partial.
+    """
+    per_requirement = facts.get("requirements", {})
+    return {
+        r.id: SUPPORTED_VERDICTS
+        for r in requirements
+        if per_requirement.get(r.id, {}).get("term_coverage", 0.0) >= COVERED
+    }
+
+
 def build_request(
     job: JobPosting,
     requirements: list[Requirement],
@@ -64,7 +83,9 @@ def build_request(
         dimension_quotes=dimensions,
         facts=facts,
     )
-    schema = build_analysis_schema(requirements, allowed, dimensions)
+    schema = build_analysis_schema(
+        requirements, allowed, dimensions, verdict_choices(requirements, facts)
+    )
     return GenerationRequest(messages=messages, json_schema=schema)
 
 

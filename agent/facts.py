@@ -370,3 +370,11 @@ def _term_candidates(term: str, profile_text: str) -> list[str]:
         return []
     parts = [part for part in term.split("-") if _is_term(part)]
     return [part for part in parts if _term_regex(part).search(profile_text)]
+
+
+def term_coverage(requirement_text: str, profile_text: str) -> float:
+    """Share of the requirement's skill terms that the profile mentions (0 when it has none)."""
+    terms = list(dict.fromkeys(_requirement_terms(requirement_text)))
+    if not terms:
+        return 0.0
+    return round(len(mentioned_terms(requirement_text, profile_text)) / len(terms), 3)

@@ -38,7 +38,9 @@ def _assessment_variant(
     }
 
 
-def _assessment_schema(requirement: Requirement, quotes: list[str]) -> dict[str, Any]:
+def _assessment_schema(
+    requirement: Requirement, quotes: list[str], verdicts: tuple[str, ...] = VERDICTS
+) -> dict[str, Any]:
     """Quotes first, then the verdict.
 
     When the profile has passages related to the requirement, at least one must be quoted (the
@@ -54,7 +56,7 @@ def _assessment_schema(requirement: Requirement, quotes: list[str]) -> dict[str,
         "minItems": 1,
         "maxItems": min(MAX_QUOTES, len(quotes)),
     }
-    return _assessment_variant(requirement.id, evidence, VERDICTS)
+    return _assessment_variant(requirement.id, evidence, verdicts)
 
 
 def _rating_schema(quotes: list[str]) -> dict[str, Any]:
@@ -81,9 +83,16 @@ def build_analysis_schema(
     requirements: list[Requirement],
     allowed_quotes: dict[str, list[str]],
     dimension_quotes: dict[str, list[str]],
+    verdict_choices: dict[str, tuple[str, ...]] | None = None,
 ) -> dict[str, Any]:
-    """Schema of :class:`schemas.analysis.MatchAnalysis`, narrowed to this job and profile."""
-    items = [_assessment_schema(r, allowed_quotes.get(r.id, [])) for r in requirements]
+    """Schema of :class:`schemas.analysis.MatchAnalysis`, narrowed to this job and profile.
+
+    ``verdict_choices`` narrows a requirement's verdicts further (when it has quotes)."""
+    choices = verdict_choices or {}
+    items = [
+        _assessment_schema(r, allowed_quotes.get(r.id, []), choices.get(r.id, VERDICTS))
+        for r in requirements
+    ]
     ratings = {d: _rating_schema(dimension_quotes.get(d, [])) for d in RATED_DIMENSIONS}
     return {
         "type": "object",

@@ -9,7 +9,13 @@ from typing import Any, Literal
 from langgraph.runtime import Runtime
 
 from agent.analysis_request import PROMPT, build_request, check_fits_context
-from agent.facts import experience_years, mentioned_terms, required_years, stated_experience_years
+from agent.facts import (
+    experience_years,
+    mentioned_terms,
+    required_years,
+    stated_experience_years,
+    term_coverage,
+)
 from agent.graph.context import AnalysisContext
 from agent.graph.state import AnalysisState
 from agent.requirements import extract_requirements
@@ -48,6 +54,7 @@ def requirements(state: AnalysisState) -> dict[str, Any]:
         r.id: {
             "required_years": required_years(r.text),
             "mentioned_terms": mentioned_terms(r.text, state["visible_profile"]),
+            "term_coverage": term_coverage(r.text, state["visible_profile"]),
         }
         for r in reqs
     }

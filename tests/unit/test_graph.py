@@ -186,3 +186,12 @@ def test_build_request_offers_only_related_passages(job, candidate):
     r1 = items[0]["properties"]["evidence"]["items"]["enum"]
     assert r1[0] == "I have 5 years of experience with Python in production at ABC Company."
     assert items[2]["properties"]["evidence"] == {"type": "array", "maxItems": 0}
+
+
+def test_requirement_named_in_profile_cannot_be_called_not_met(job, candidate):
+    request = _request(job, candidate)
+    items = request.json_schema["properties"]["assessments"]["prefixItems"]
+    # R2 "Experience with PostgreSQL databases": the profile names PostgreSQL and databases
+    assert items[1]["properties"]["verdict"]["enum"] == ["met", "partial"]
+    # R3 "Kubernetes is a plus": not in the profile, no passage, so no "met"
+    assert items[2]["properties"]["verdict"]["enum"] == ["not_met", "insufficient_evidence"]
