@@ -25,6 +25,16 @@ class AnalysisFailedError(RuntimeError):
         self.attempts = attempts
 
 
+def _initial_state(
+    job: JobPosting, candidate: CandidateProfile, requirements: list[Requirement] | None
+) -> AnalysisState:
+    """The graph's input: the caller's requirements only when given (else they are extracted)."""
+    state: AnalysisState = {"job": job, "candidate": candidate}
+    if requirements:
+        state["requirements"] = requirements
+    return state
+
+
 @lru_cache(maxsize=1)
 def _graph() -> Any:
     return build_graph()
@@ -39,9 +49,7 @@ def run_graph(
     max_attempts: int = 3,
 ) -> AnalysisState:
     """Run the graph and return its final state (report or failure, request, raw output)."""
-    state: AnalysisState = {"job": job, "candidate": candidate}
-    if requirements:
-        state["requirements"] = requirements
+    state = _initial_state(job, candidate, requirements)
     context = AnalysisContext(engine=engine, max_attempts=max_attempts)
     return _graph().invoke(state, context=context)
 
@@ -53,9 +61,7 @@ def prepare_request(
     requirements: list[Requirement] | None = None,
 ) -> GenerationRequest:
     """The first request the graph would send for this pair, without generating."""
-    state: AnalysisState = {"job": job, "candidate": candidate}
-    if requirements:
-        state["requirements"] = requirements
+    state = _initial_state(job, candidate, requirements)
     state.update(nodes.normalize(state))  # type: ignore[typeddict-item]
     state.update(nodes.requirements(state))  # type: ignore[typeddict-item]
     return build_request(job, state["requirements"], state["visible_profile"], state["facts"])
@@ -92,12 +98,7 @@ def analyze_many(
     concurrency: int = 8,
 ) -> list[MatchReport | AnalysisFailedError | InputError]:
     """Many candidates at once (the engine batches them); one outcome per candidate, in order."""
-    states: list[AnalysisState] = []
-    for candidate in candidates:
-        state: AnalysisState = {"job": job, "candidate": candidate}
-        if requirements:
-            state["requirements"] = requirements
-        states.append(state)
+    states = [_initial_state(job, candidate, requirements) for candidate in candidates]
     context = AnalysisContext(engine=engine, max_attempts=max_attempts)
     finals = _graph().batch(
         states,
