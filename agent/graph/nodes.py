@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 from datetime import UTC, datetime
 from typing import Any, Literal
 
@@ -20,6 +19,7 @@ from agent.graph.context import AnalysisContext
 from agent.graph.state import AnalysisState
 from agent.requirements import extract_requirements
 from agent.scoring import recommend, score_analysis
+from agent.text_tools import content_hash
 from agent.validation import AnalysisInvalidError, validate_analysis
 from agent.visible_text import hidden_fragments, visible_text
 from prompts import render, template_version
@@ -128,10 +128,6 @@ def fail(state: AnalysisState) -> dict[str, Any]:
     }
 
 
-def _hash(text: str) -> str:
-    return hashlib.sha256(text.encode()).hexdigest()[:16]
-
-
 def score(state: AnalysisState, runtime: Runtime[AnalysisContext]) -> dict[str, Any]:
     """Score in code, map to ATS vocabularies, and record provenance."""
     analysis, reqs = state["analysis"], state["requirements"]
@@ -169,9 +165,9 @@ def score(state: AnalysisState, runtime: Runtime[AnalysisContext]) -> dict[str, 
             speculation=spec.model_dump(),
             engine_settings=dict(info.extra),
             prompt_version=template_version(PROMPT),
-            job_hash=_hash(job.text),
-            candidate_hash=_hash(candidate.text),
-            requirements_hash=_hash("\n".join(r.model_dump_json() for r in reqs)),
+            job_hash=content_hash(job.text),
+            candidate_hash=content_hash(candidate.text),
+            requirements_hash=content_hash("\n".join(r.model_dump_json() for r in reqs)),
             attempts=state["attempts"],
             created_at=datetime.now(UTC).isoformat(timespec="seconds"),
         ),

@@ -1,0 +1,355 @@
+"""Reading and writing the store: keyword-only functions that take an explicit session.
+
+Writes are idempotent: jobs, candidates and analyses are keyed by content hashes, and inserted
+with ``ON CONFLICT DO NOTHING`` followed by a read, so concurrent writers of the same row end up
+with one row between them. Every state-changing call appends an audit event without personal data.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import uuid
+from collections.abc import Sequence
+from typing import Any, Literal
+
+from sqlalchemy import Select, func, select, update
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.orm import Session
+
+from agent.store.tables import (
+    Analysis,
+    AuditEvent,
+    BatchItem,
+    BatchRun,
+    Candidate,
+    ChatMessage,
+    ChatSession,
+    Job,
+    utc_now,
+)
+from agent.text_tools import content_hash
+from schemas.inputs import CandidateProfile, JobPosting
+from schemas.report import MatchReport
+
+AuditEventName = Literal[
+    "analysis_created",
+    "analysis_viewed",
+    "analysis_exported",
+    "candidate_anonymized",
+    "candidate_deleted",
+    "batch_started",
+    "batch_finished",
+]
+ANONYMIZED = "[anonymized]"
+
+
+class NotFoundError(LookupError):
+    """No row with that id."""
+
+
+def _insert_ignoring_duplicates(session: Session, table: Any, values: dict[str, Any]) -> bool:
+    """INSERT ... ON CONFLICT DO NOTHING; True when this call inserted the row."""
+    dialect = postgresql if session.get_bind().dialect.name == "postgresql" else sqlite
+    statement = dialect.insert(table).values(**values).on_conflict_do_nothing()
+    return session.execute(statement.returning(table.c.id)).first() is not None
+
+
+def _get_or_insert(session: Session, model: type, key: dict[str, Any], values: dict[str, Any]):
+    found = session.scalars(select(model).filter_by(**key)).first()
+    if found is not None:
+        return found
+    _insert_ignoring_duplicates(session, model.__table__, {**key, **values})
+    return session.scalars(select(model).filter_by(**key)).one()
+
+
+# -- audit -----------------------------------------------------------------------------------
+
+
+def record_event(
+    session: Session,
+    *,
+    event: AuditEventName,
+    analysis_id: int | None = None,
+    candidate_row: int | None = None,
+    details: dict[str, Any] | None = None,
+) -> AuditEvent:
+    """Append one audit event. Never put personal data (names, text, quotes) in ``details``."""
+    row = AuditEvent(
+        event=event, analysis_id=analysis_id, candidate_row=candidate_row, details=details or {}
+    )
+    session.add(row)
+    session.flush()
+    return row
+
+
+def audit_events(session: Session, *, limit: int = 100) -> Sequence[AuditEvent]:
+    return session.scalars(select(AuditEvent).order_by(AuditEvent.id.desc()).limit(limit)).all()
+
+
+# -- jobs and candidates ---------------------------------------------------------------------
+
+
+def save_job(session: Session, *, report: MatchReport, job: JobPosting) -> Job:
+    """The job row for this text, requirements and rubric version (created once)."""
+    provenance = report.provenance
+    return _get_or_insert(
+        session,
+        Job,
+        {
+            "content_hash": provenance.job_hash,
+            "requirements_hash": provenance.requirements_hash,
+            "rubric_version": provenance.prompt_version,
+        },
+        {
+            "title": job.title,
+            "company": job.company,
+            "location": job.location,
+            "text": job.text,
+            "requirements": [r.model_dump(mode="json") for r in report.requirements],
+            "created_at": utc_now(),
+        },
+    )
+
+
+def save_candidate(session: Session, *, candidate: CandidateProfile) -> Candidate:
+    """The candidate row for this id and text (created once)."""
+    return _get_or_insert(
+        session,
+        Candidate,
+        {"external_id": candidate.id, "content_hash": content_hash(candidate.text)},
+        {"display_name": candidate.display_name, "text": candidate.text, "created_at": utc_now()},
+    )
+
+
+# -- analyses --------------------------------------------------------------------------------
+
+
+def analysis_key(report: MatchReport) -> str:
+    """Same job, candidate, requirements, rubric version and engine settings → same key."""
+    p = report.provenance
+    identity = {
+        "job": p.job_hash,
+        "candidate": p.candidate_hash,
+        "requirements": p.requirements_hash,
+        "rubric": p.prompt_version,
+        "model": p.model,
+        "engine": p.engine,
+        "speculation": p.speculation,
+        "engine_settings": p.engine_settings,
+    }
+    return hashlib.sha256(json.dumps(identity, sort_keys=True).encode()).hexdigest()
+
+
+def save_analysis(
+    session: Session, *, report: MatchReport, job: JobPosting, candidate: CandidateProfile
+) -> tuple[Analysis, bool]:
+    """Store a report with its provenance; returns (row, created). Saving it again is a no-op."""
+    key = analysis_key(report)
+    existing = session.scalars(select(Analysis).filter_by(idempotency_key=key)).first()
+    if existing is not None:
+        return existing, False
+    job_row = save_job(session, report=report, job=job)
+    candidate_row = save_candidate(session, candidate=candidate)
+    metrics = report.metrics
+    p = report.provenance
+    created = _insert_ignoring_duplicates(
+        session,
+        Analysis.__table__,
+        {
+            "idempotency_key": key,
+            "job_id": job_row.id,
+            "candidate_id": candidate_row.id,
+            "score": report.score,
+            "recommendation": report.recommendation.greenhouse,
+            "report": report.model_dump(mode="json"),
+            "model": p.model,
+            "engine": p.engine,
+            "speculation": p.speculation,
+            "engine_settings": p.engine_settings,
+            "prompt_version": p.prompt_version,
+            "job_hash": p.job_hash,
+            "candidate_hash": p.candidate_hash,
+            "requirements_hash": p.requirements_hash,
+            "prompt_tokens": metrics.get("prompt_tokens"),
+            "output_tokens": metrics.get("output_tokens"),
+            "ttft_s": metrics.get("ttft_s"),
+            "tpot_ms": metrics.get("tpot_ms"),
+            "e2e_s": metrics.get("e2e_s"),
+            "acceptance_rate": (metrics.get("speculation") or {}).get("acceptance_rate"),
+            "created_at": utc_now(),
+        },
+    )
+    row = session.scalars(select(Analysis).filter_by(idempotency_key=key)).one()
+    if created:
+        record_event(
+            session,
+            event="analysis_created",
+            analysis_id=row.id,
+            candidate_row=candidate_row.id,
+            details={"job_id": job_row.id, "score": row.score, "prompt_version": p.prompt_version},
+        )
+    return row, created
+
+
+def _recent() -> Select[tuple[Analysis]]:
+    return select(Analysis).order_by(Analysis.created_at.desc(), Analysis.id.desc())
+
+
+def recent_analyses(session: Session, *, limit: int = 20) -> Sequence[Analysis]:
+    return session.scalars(_recent().limit(limit)).all()
+
+
+def count_analyses(session: Session) -> int:
+    return session.scalar(select(func.count()).select_from(Analysis)) or 0
+
+
+def get_analysis(
+    session: Session, *, analysis_id: int, audit: AuditEventName | None = "analysis_viewed"
+) -> Analysis:
+    """One analysis; logs that it was viewed (or exported) unless ``audit`` is None."""
+    row = session.get(Analysis, analysis_id)
+    if row is None:
+        raise NotFoundError(f"no analysis with id {analysis_id}")
+    if audit is not None:
+        record_event(session, event=audit, analysis_id=row.id, candidate_row=row.candidate_id)
+    return row
+
+
+# -- data rights -----------------------------------------------------------------------------
+
+
+def find_candidates(session: Session, *, ref: str) -> Sequence[Candidate]:
+    """Candidates whose external id is ``ref``, or the row whose numeric id it is."""
+    query = select(Candidate).where(Candidate.external_id == ref)
+    if ref.isdigit():
+        query = select(Candidate).where((Candidate.external_id == ref) | (Candidate.id == int(ref)))
+    return session.scalars(query.order_by(Candidate.id)).all()
+
+
+def _anonymized_report(report: dict[str, Any]) -> dict[str, Any]:
+    """Keep what a bias audit needs (verdicts, score, recommendation); drop the person."""
+    analysis = report.get("analysis", {})
+    kept = dict(report)
+    kept["candidate"] = {"id": None, "display_name": None}
+    kept["analysis"] = {
+        "assessments": [
+            {"requirement_id": a.get("requirement_id"), "verdict": a.get("verdict")}
+            for a in analysis.get("assessments", [])
+        ],
+        **{
+            name: {"rating": (analysis.get(name) or {}).get("rating")}
+            for name in ("skills", "seniority", "domain_experience")
+        },
+    }
+    kept["facts"], kept["hidden_text"] = {}, []
+    kept["provenance"] = {**report.get("provenance", {}), "candidate_hash": ANONYMIZED}
+    return kept
+
+
+def forget_candidate(
+    session: Session, *, ref: str, mode: Literal["delete", "anonymize"] = "delete"
+) -> int:
+    """Delete (or anonymize) every candidate row matching ``ref`` and its analyses.
+
+    Returns how many candidate rows were affected; raises NotFoundError if none match.
+    """
+    rows = find_candidates(session, ref=ref)
+    if not rows:
+        raise NotFoundError(f"no candidate with id {ref!r}")
+    for candidate in rows:
+        analyses = list(candidate.analyses)
+        if mode == "delete":
+            session.delete(candidate)
+            event: AuditEventName = "candidate_deleted"
+        else:
+            for analysis in analyses:
+                analysis.report = _anonymized_report(analysis.report)
+                analysis.candidate_hash = ANONYMIZED
+            candidate.external_id = f"anonymized-{candidate.id}"
+            candidate.display_name = None
+            candidate.text = ""
+            candidate.content_hash = ANONYMIZED
+            candidate.anonymized_at = utc_now()
+            event = "candidate_anonymized"
+        session.flush()
+        record_event(
+            session,
+            event=event,
+            candidate_row=candidate.id,
+            details={"analyses": len(analyses)},
+        )
+    return len(rows)
+
+
+# -- batch runs ------------------------------------------------------------------------------
+
+
+def start_batch_run(
+    session: Session, *, job_row: Job, candidate_refs: Sequence[str], settings: dict[str, Any]
+) -> BatchRun:
+    run = BatchRun(job_id=job_row.id, settings=settings)
+    run.items = [BatchItem(candidate_ref=ref) for ref in dict.fromkeys(candidate_refs)]
+    session.add(run)
+    session.flush()
+    record_event(session, event="batch_started", details={"run": run.id, "items": len(run.items)})
+    return run
+
+
+def claim_batch_item(session: Session, *, run_id: int) -> BatchItem | None:
+    """Atomically take the next pending item of a run (safe with several workers)."""
+    while True:
+        item_id = session.scalar(
+            select(BatchItem.id).filter_by(run_id=run_id, status="pending").order_by(BatchItem.id)
+        )
+        if item_id is None:
+            return None
+        claimed = session.execute(
+            update(BatchItem)
+            .where(BatchItem.id == item_id, BatchItem.status == "pending")
+            .values(status="running", updated_at=utc_now())
+        )
+        if claimed.rowcount == 1:  # type: ignore[attr-defined]
+            return session.get(BatchItem, item_id)
+
+
+def finish_batch_item(
+    session: Session, *, item: BatchItem, analysis: Analysis | None, error: str | None = None
+) -> None:
+    item.status = "done" if error is None else "failed"
+    item.analysis_id = analysis.id if analysis is not None else None
+    item.error = error
+    item.updated_at = utc_now()
+    session.flush()
+
+
+def finish_batch_run(session: Session, *, run: BatchRun) -> None:
+    run.status = "finished"
+    run.finished_at = utc_now()
+    counts: dict[str, int] = {}
+    for item in run.items:
+        counts[item.status] = counts.get(item.status, 0) + 1
+    record_event(session, event="batch_finished", details={"run": run.id, **counts})
+
+
+# -- chat sessions ---------------------------------------------------------------------------
+
+
+def start_chat_session(
+    session: Session, *, job_row: Job | None = None, title: str | None = None
+) -> ChatSession:
+    chat = ChatSession(id=str(uuid.uuid4()), job_id=job_row.id if job_row else None, title=title)
+    session.add(chat)
+    session.flush()
+    return chat
+
+
+def add_chat_message(session: Session, *, chat_id: str, role: str, content: str) -> ChatMessage:
+    chat = session.get(ChatSession, chat_id)
+    if chat is None:
+        raise NotFoundError(f"no chat session {chat_id}")
+    message = ChatMessage(session_id=chat_id, role=role, content=content)
+    chat.messages.append(message)
+    chat.updated_at = utc_now()
+    session.flush()
+    return message

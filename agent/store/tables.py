@@ -1,0 +1,168 @@
+"""The database tables, as SQLAlchemy 2.0 typed models (the migrations create exactly these)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any, ClassVar
+
+from sqlalchemy import JSON, DateTime, Float, ForeignKey, Integer, String, Text, UniqueConstraint
+from sqlalchemy.dialects.postgresql import JSONB
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
+
+Json = JSON().with_variant(JSONB(), "postgresql")
+
+
+def utc_now() -> datetime:
+    return datetime.now(UTC)
+
+
+class Base(DeclarativeBase):
+    type_annotation_map: ClassVar[dict[Any, Any]] = {dict[str, Any]: Json, list[Any]: Json}
+
+
+class Job(Base):
+    """A job posting with the requirements it was analyzed against, per rubric version."""
+
+    __tablename__ = "jobs"
+    __table_args__ = (UniqueConstraint("content_hash", "requirements_hash", "rubric_version"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    title: Mapped[str] = mapped_column(String(300))
+    company: Mapped[str | None] = mapped_column(String(300))
+    location: Mapped[str | None] = mapped_column(String(300))
+    text: Mapped[str] = mapped_column(Text)
+    requirements: Mapped[list[Any]]
+    content_hash: Mapped[str] = mapped_column(String(64))
+    requirements_hash: Mapped[str] = mapped_column(String(64))
+    rubric_version: Mapped[str] = mapped_column(String(64))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utc_now)
+
+
+class Candidate(Base):
+    """A candidate profile; ``anonymized_at`` is set once its personal data has been erased."""
+
+    __tablename__ = "candidates"
+    __table_args__ = (UniqueConstraint("external_id", "content_hash"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    external_id: Mapped[str] = mapped_column(String(200), index=True)
+    display_name: Mapped[str | None] = mapped_column(String(300))
+    text: Mapped[str] = mapped_column(Text)
+    content_hash: Mapped[str] = mapped_column(String(64))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utc_now)
+    anonymized_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+
+    analyses: Mapped[list[Analysis]] = relationship(
+        back_populates="candidate", cascade="all, delete-orphan", passive_deletes=True
+    )
+
+
+class Analysis(Base):
+    """One MatchReport with its provenance; ``idempotency_key`` makes a repeated save a no-op."""
+
+    __tablename__ = "analyses"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    idempotency_key: Mapped[str] = mapped_column(String(64), unique=True)
+    job_id: Mapped[int] = mapped_column(ForeignKey("jobs.id", ondelete="CASCADE"), index=True)
+    candidate_id: Mapped[int] = mapped_column(
+        ForeignKey("candidates.id", ondelete="CASCADE"), index=True
+    )
+    score: Mapped[int] = mapped_column(Integer)
+    recommendation: Mapped[str] = mapped_column(String(32))
+    report: Mapped[dict[str, Any]]
+    model: Mapped[str] = mapped_column(String(500))
+    engine: Mapped[str] = mapped_column(String(100))
+    speculation: Mapped[dict[str, Any]]
+    engine_settings: Mapped[dict[str, Any]]
+    prompt_version: Mapped[str] = mapped_column(String(64))
+    job_hash: Mapped[str] = mapped_column(String(64))
+    candidate_hash: Mapped[str] = mapped_column(String(64))
+    requirements_hash: Mapped[str] = mapped_column(String(64))
+    prompt_tokens: Mapped[int | None] = mapped_column(Integer)
+    output_tokens: Mapped[int | None] = mapped_column(Integer)
+    ttft_s: Mapped[float | None] = mapped_column(Float)
+    tpot_ms: Mapped[float | None] = mapped_column(Float)
+    e2e_s: Mapped[float | None] = mapped_column(Float)
+    acceptance_rate: Mapped[float | None] = mapped_column(Float)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utc_now)
+
+    job: Mapped[Job] = relationship()
+    candidate: Mapped[Candidate] = relationship(back_populates="analyses")
+
+
+class BatchRun(Base):
+    """A batch scoring job: one job against many candidate files, resumable item by item."""
+
+    __tablename__ = "batch_runs"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    job_id: Mapped[int] = mapped_column(ForeignKey("jobs.id", ondelete="CASCADE"))
+    status: Mapped[str] = mapped_column(String(16), default="running")
+    settings: Mapped[dict[str, Any]]
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utc_now)
+    finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+
+    items: Mapped[list[BatchItem]] = relationship(
+        back_populates="run", cascade="all, delete-orphan", order_by="BatchItem.id"
+    )
+
+
+class BatchItem(Base):
+    """One candidate of a batch run: pending, running, done (with its analysis) or failed."""
+
+    __tablename__ = "batch_items"
+    __table_args__ = (UniqueConstraint("run_id", "candidate_ref"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    run_id: Mapped[int] = mapped_column(ForeignKey("batch_runs.id", ondelete="CASCADE"), index=True)
+    candidate_ref: Mapped[str] = mapped_column(String(1000))
+    status: Mapped[str] = mapped_column(String(16), default="pending")
+    analysis_id: Mapped[int | None] = mapped_column(ForeignKey("analyses.id", ondelete="SET NULL"))
+    error: Mapped[str | None] = mapped_column(Text)
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utc_now)
+
+    run: Mapped[BatchRun] = relationship(back_populates="items")
+
+
+class ChatSession(Base):
+    """A recruiter chat session; its messages, in order."""
+
+    __tablename__ = "chat_sessions"
+
+    id: Mapped[str] = mapped_column(String(36), primary_key=True)
+    job_id: Mapped[int | None] = mapped_column(ForeignKey("jobs.id", ondelete="SET NULL"))
+    title: Mapped[str | None] = mapped_column(String(300))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utc_now)
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utc_now)
+
+    messages: Mapped[list[ChatMessage]] = relationship(
+        back_populates="session", cascade="all, delete-orphan", order_by="ChatMessage.id"
+    )
+
+
+class ChatMessage(Base):
+    __tablename__ = "chat_messages"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    session_id: Mapped[str] = mapped_column(
+        ForeignKey("chat_sessions.id", ondelete="CASCADE"), index=True
+    )
+    role: Mapped[str] = mapped_column(String(16))
+    content: Mapped[str] = mapped_column(Text)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utc_now)
+
+    session: Mapped[ChatSession] = relationship(back_populates="messages")
+
+
+class AuditEvent(Base):
+    """Append-only log (database triggers refuse UPDATE and DELETE). No personal data in it."""
+
+    __tablename__ = "audit_events"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    event: Mapped[str] = mapped_column(String(32), index=True)
+    analysis_id: Mapped[int | None] = mapped_column(Integer)  # no FK: the log outlives rows
+    candidate_row: Mapped[int | None] = mapped_column(Integer)
+    details: Mapped[dict[str, Any]]
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utc_now)

@@ -1,0 +1,174 @@
+"""Commands over the store: `history`, `show`, `candidate forget`, `db upgrade`, `db status`."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from agent.cli_errors import friendly_errors, say
+
+db_app = typer.Typer(help="The database: migrations and status.", no_args_is_help=True)
+candidate_app = typer.Typer(help="Candidates' data rights.", no_args_is_help=True)
+
+
+def _speculation_label(speculation: dict[str, Any]) -> str:
+    if speculation.get("method") != "ngram":
+        return "off"
+    return (
+        f"ngram k={speculation.get('num_speculative_tokens')} "
+        f"min={speculation.get('prompt_lookup_min')} max={speculation.get('prompt_lookup_max')}"
+    )
+
+
+def format_history(rows: list[Any]) -> str:
+    if not rows:
+        return "No analyses saved yet: run `hiring-assistant analyze`."
+    header = (
+        f"{'ID':>5}  {'when (UTC)':16}  {'score':>5}  {'recommendation':14}  "
+        f"{'job':30}  {'candidate':18}  {'model':24}  speculation"
+    )
+    lines = [header, "-" * len(header)]
+    for row in rows:
+        lines.append(
+            f"{row.id:>5}  {row.created_at:%Y-%m-%d %H:%M}  {row.score:>5}  "
+            f"{row.recommendation:14}  {row.job.title[:30]:30}  "
+            f"{row.candidate.external_id[:18]:18}  {Path(row.model).name[:24]:24}  "
+            f"{_speculation_label(row.speculation)}"
+        )
+    return "\n".join(lines)
+
+
+def format_provenance(row: Any) -> str:
+    metrics = [
+        f"prompt tokens {row.prompt_tokens}",
+        f"output tokens {row.output_tokens}",
+        f"TTFT {row.ttft_s} s",
+        f"TPOT {row.tpot_ms} ms",
+        f"total {row.e2e_s} s",
+    ]
+    if row.acceptance_rate is not None:
+        metrics.append(f"acceptance {row.acceptance_rate:.0%}")
+    settings = ", ".join(f"{k}={v}" for k, v in sorted(row.engine_settings.items()))
+    return "\n".join(
+        [
+            f"Analysis #{row.id}, saved {row.created_at:%Y-%m-%d %H:%M:%S} UTC",
+            f"Model: {row.model} ({row.engine}; {settings})",
+            f"Speculation: {_speculation_label(row.speculation)}",
+            f"Prompt template version: {row.prompt_version}",
+            f"Input hashes: job {row.job_hash}, candidate {row.candidate_hash}, "
+            f"requirements {row.requirements_hash}",
+            "Figures: " + ", ".join(metrics),
+        ]
+    )
+
+
+def history(
+    limit: Annotated[int, typer.Option(min=1, help="How many, newest first.")] = 20,
+) -> None:
+    """List recent analyses: job, candidate, score, recommendation, when, model, speculation."""
+    from agent.store import open_database
+    from agent.store.repository import count_analyses, recent_analyses
+
+    with friendly_errors():
+        database = open_database()
+        with database.session() as session:
+            rows = list(recent_analyses(session, limit=limit))
+            total = count_analyses(session)
+            typer.echo(format_history(rows))
+            if total > len(rows):
+                typer.echo(f"({len(rows)} of {total}; --limit for more)")
+        database.close()
+
+
+def show(
+    analysis_id: Annotated[int, typer.Argument(help="The ID that `history` lists.")],
+    as_json: Annotated[bool, typer.Option("--json", help="Print the stored MatchReport.")] = False,
+) -> None:
+    """Print one saved analysis with its provenance (the view is logged in the audit trail)."""
+    from pydantic import ValidationError
+
+    from agent.report import format_report
+    from agent.store import open_database
+    from agent.store.repository import get_analysis
+    from schemas.report import MatchReport
+
+    with friendly_errors():
+        database = open_database()
+        with database.session() as session:
+            row = get_analysis(
+                session,
+                analysis_id=analysis_id,
+                audit="analysis_exported" if as_json else "analysis_viewed",
+            )
+            if as_json:
+                typer.echo(json.dumps(row.report, indent=2, ensure_ascii=False))
+            else:
+                try:
+                    typer.echo(format_report(MatchReport.model_validate(row.report)))
+                except ValidationError:  # an anonymized report keeps verdicts only
+                    typer.echo("(anonymized: the verdicts and score are kept, not the evidence)")
+                    typer.echo(json.dumps(row.report["analysis"], indent=2))
+                typer.echo("")
+                typer.echo(format_provenance(row))
+        database.close()
+
+
+@candidate_app.command("forget")
+def candidate_forget(
+    candidate_id: Annotated[str, typer.Argument(help="The candidate's id (or database row id).")],
+    anonymize: Annotated[
+        bool,
+        typer.Option(help="Keep verdicts and scores without personal data instead of deleting."),
+    ] = False,
+) -> None:
+    """Erase a candidate's personal data and analyses; the audit log keeps that it happened."""
+    from agent.store import open_database
+    from agent.store.repository import forget_candidate
+
+    with friendly_errors():
+        database = open_database()
+        with database.session() as session:
+            mode = "anonymize" if anonymize else "delete"
+            count = forget_candidate(session, ref=candidate_id, mode=mode)
+        database.close()
+    done = "anonymized" if anonymize else "deleted with their analyses"
+    typer.echo(f"Candidate {candidate_id!r}: {count} record(s) {done}.")
+
+
+@db_app.command("upgrade")
+def db_upgrade() -> None:
+    """Apply the migrations to the configured database (DATABASE_URL)."""
+    from agent.store import open_database
+    from agent.store.database import shown
+
+    with friendly_errors():
+        database = open_database(migrate=False)
+        revision = database.upgrade()
+        database.close()
+    typer.echo(f"{shown(database.url)} is at migration {revision} (latest).")
+
+
+@db_app.command("status")
+def db_status() -> None:
+    """Print the configured database and its migration."""
+    from agent.store import open_database
+    from agent.store.database import head_revision, shown
+
+    with friendly_errors():
+        database = open_database(migrate=False)
+        current = database.revision()
+        database.close()
+    typer.echo(f"{shown(database.url)}: migration {current or 'none'} (latest {head_revision()})")
+
+
+def save_report(database: Any, job: Any, candidate: Any, report: Any) -> None:
+    """Save an analysis made by `analyze` and say where it went."""
+    from agent.store.repository import save_analysis
+
+    with database.session() as session:
+        row, created = save_analysis(session, report=report, job=job, candidate=candidate)
+    state = "Saved as" if created else "Already saved (same inputs and settings) as"
+    say(f"{state} analysis #{row.id}: `hiring-assistant show {row.id}`.")
