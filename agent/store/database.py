@@ -90,7 +90,13 @@ class Database:
         self.is_sqlite = self.url.drivername.startswith("sqlite")
         kwargs: dict[str, Any] = {"pool_pre_ping": True}
         if self.is_sqlite and self.url.database not in (None, "", ":memory:"):
-            Path(self.url.database).expanduser().parent.mkdir(parents=True, exist_ok=True)
+            folder = Path(self.url.database).expanduser().parent
+            try:
+                folder.mkdir(parents=True, exist_ok=True)
+            except OSError as exc:
+                raise DatabaseError(
+                    f"cannot create the folder of {shown(self.url)}: {exc.strerror}"
+                ) from None
             kwargs["connect_args"] = {"timeout": 30}
         try:
             self.engine: Engine = create_engine(self.url, **kwargs)
@@ -137,7 +143,8 @@ class Database:
     def _refuse_newer(self, current: str | None) -> None:
         if current is None:
             return
-        if ScriptDirectory.from_config(_alembic_config()).get_revision(current) is None:
+        known = {script.revision for script in _scripts().walk_revisions()}
+        if current not in known:
             raise DatabaseError(
                 f"database {shown(self.url)} is at migration {current}, newer than this version "
                 f"of hiring-assistant knows (latest {head_revision()}): upgrade hiring-assistant"
@@ -171,8 +178,12 @@ class Database:
                 )
 
 
+def _scripts() -> ScriptDirectory:
+    return ScriptDirectory.from_config(_alembic_config())
+
+
 def head_revision() -> str:
-    head = ScriptDirectory.from_config(_alembic_config()).get_current_head()
+    head = _scripts().get_current_head()
     assert head is not None
     return head
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -14,28 +15,31 @@ from tests.conftest import candidate_path, job_path
 pytestmark = pytest.mark.integration
 
 
-def test_analyze_json_has_analysis_metrics_and_speculation(engines):
-    engines.close()  # an idle engine's workers still spin on the CPU the subprocess needs
+def _cli(*args: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
     exe = Path(sys.executable).with_name("hiring-assistant")
     assert exe.exists(), "the console script is not installed (run make install)"
+    return subprocess.run(
+        [str(exe), *args], capture_output=True, text=True, timeout=900, env={**os.environ, **env}
+    )
+
+
+def test_analyze_json_is_saved_and_shown_by_history(engines, tmp_path):
+    """Analyze, then `history` and `show` in new processes find it with its provenance."""
+    engines.close()  # an idle engine's workers still spin on the CPU the subprocess needs
     candidate = candidate_path("cand_037")
-    out = subprocess.run(
-        [
-            str(exe),
-            "analyze",
-            "--json",
-            "--job",
-            str(job_path("job_014")),
-            "--candidate",
-            str(candidate),
-            "--num-speculative-tokens",
-            "4",
-            "--prompt-lookup-max",
-            "4",
-        ],
-        capture_output=True,
-        text=True,
-        timeout=900,
+    env = {"DATABASE_URL": f"sqlite:///{tmp_path / 'store.db'}"}
+    out = _cli(
+        "analyze",
+        "--json",
+        "--job",
+        str(job_path("job_014")),
+        "--candidate",
+        str(candidate),
+        "--num-speculative-tokens",
+        "4",
+        "--prompt-lookup-max",
+        "4",
+        env=env,
     )
     assert out.returncode == 0, out.stderr[-3000:]
     payload = json.loads(out.stdout)
@@ -58,3 +62,15 @@ def test_analyze_json_has_analysis_metrics_and_speculation(engines):
         "no_decision",
     }
     assert payload["provenance"]["prompt_version"]
+    assert "Saved as analysis #1" in out.stderr
+
+    history = _cli("history", env=env)
+    assert history.returncode == 0, history.stderr
+    row = history.stdout.splitlines()[2]
+    assert row.split()[0] == "1" and "cand_037" in row and str(payload["score"]) in row
+    assert "SmolLM2-135M-Instruct" in row and "ngram k=4 min=2 max=4" in row
+    shown = _cli("show", "1", env=env)
+    assert shown.returncode == 0, shown.stderr
+    assert f"Prompt template version: {payload['provenance']['prompt_version']}" in shown.stdout
+    assert f"candidate {payload['provenance']['candidate_hash']}" in shown.stdout
+    assert "Speculation: ngram k=4 min=2 max=4" in shown.stdout
