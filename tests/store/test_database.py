@@ -68,3 +68,18 @@ def test_default_is_sqlite_in_the_data_dir(monkeypatch, tmp_path):
         assert configured_url() == "postgresql://127.0.0.1/test"
     finally:
         get_settings.cache_clear()
+
+
+def test_several_processes_opening_an_empty_database_migrate_it_once(database_url):
+    from concurrent.futures import ThreadPoolExecutor
+
+    def first_use(_: int) -> str | None:
+        opened = open_database(database_url)
+        try:
+            return opened.revision()
+        finally:
+            opened.close()
+
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        revisions = list(pool.map(first_use, range(4)))
+    assert revisions == [head_revision()] * 4
