@@ -2,14 +2,18 @@
 
 Every value can be set through the environment with the prefix ``HIRING_ASSISTANT_``;
 nested speculation fields use ``__`` (e.g. ``HIRING_ASSISTANT_SPECULATION__METHOD=off``).
+The same lines in the user's settings file (``settings_file()``) apply where the environment
+is silent; `hiring-assistant bench --autotune --write` stores its pick there.
 """
 
 from __future__ import annotations
 
+import os
 from functools import lru_cache
 from pathlib import Path
 from typing import Literal
 
+from platformdirs import user_config_dir, user_data_dir
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
@@ -92,7 +96,45 @@ class EngineSettings(BaseSettings):
     speculation: SpeculationConfig = SpeculationConfig()
 
 
+SPECULATION_PREFIX = "HIRING_ASSISTANT_SPECULATION__"
+
+
+def settings_file() -> Path:
+    """``HIRING_ASSISTANT_SETTINGS_FILE``, else ``settings.env`` in the user config dir."""
+    explicit = os.environ.get("HIRING_ASSISTANT_SETTINGS_FILE")
+    if explicit:
+        return Path(explicit).expanduser()
+    return Path(user_config_dir("hiring-assistant", appauthor=False)) / "settings.env"
+
+
+def data_dir(settings: EngineSettings) -> Path:
+    """Where the embedded model and the default SQLite database live."""
+    return settings.data_dir or Path(user_data_dir("hiring-assistant", appauthor=False))
+
+
 @lru_cache(maxsize=1)
 def get_settings() -> EngineSettings:
-    """The process-wide settings, read once from the environment."""
-    return EngineSettings()
+    """The process-wide settings: the environment, then the settings file, then defaults."""
+    return EngineSettings(_env_file=settings_file())  # type: ignore[call-arg]
+
+
+def write_speculation(spec: SpeculationConfig, path: Path | None = None) -> Path:
+    """Store ``spec`` in the settings file, keeping its other lines; returns the file."""
+    target = path or settings_file()
+    kept = []
+    if target.exists():
+        kept = [
+            line
+            for line in target.read_text().splitlines()
+            if not line.strip().upper().startswith(SPECULATION_PREFIX)
+        ]
+    values = {
+        "METHOD": spec.method,
+        "NUM_SPECULATIVE_TOKENS": spec.num_speculative_tokens,
+        "PROMPT_LOOKUP_MIN": spec.prompt_lookup_min,
+        "PROMPT_LOOKUP_MAX": spec.prompt_lookup_max,
+    }
+    lines = kept + [f"{SPECULATION_PREFIX}{key}={value}" for key, value in values.items()]
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text("\n".join(lines) + "\n")
+    return target

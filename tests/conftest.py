@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLES = ROOT / "samples"
+
+# Tests never read the user's own settings file (`bench --autotune --write` may have made one).
+os.environ["HIRING_ASSISTANT_SETTINGS_FILE"] = str(ROOT / "tests" / "no-such-settings.env")
 
 
 def job_path(job_id: str) -> Path:

@@ -34,4 +34,5 @@ def summarize(metrics: list[RequestMetrics], wall_s: float) -> dict[str, Any]:
     out["output_tokens"] = tokens
     out["output_tok_per_s"] = round(tokens / wall_s, 3) if wall_s > 0 else 0.0
     out["requests_per_s"] = round(len(metrics) / wall_s, 4) if wall_s > 0 else 0.0
+    out["e2e_s_values"] = [round(v, 3) for v in series["e2e_s"]]  # for latency CDFs
     return out

@@ -21,7 +21,7 @@ from sqlalchemy import URL, Connection, Engine, create_engine, event, make_url, 
 from sqlalchemy.exc import ArgumentError, NoSuchModuleError, SQLAlchemyError
 from sqlalchemy.orm import Session, sessionmaker
 
-from serving.config import get_settings
+from serving.config import data_dir, get_settings
 
 MIGRATIONS = Path(__file__).with_name("migrations")
 DB_FILE = "hiring-assistant.db"
@@ -37,7 +37,7 @@ def configured_url() -> str:
     explicit = os.environ.get("DATABASE_URL", "").strip()
     if explicit:
         return explicit
-    return f"sqlite:///{get_settings().data_dir / DB_FILE}"
+    return f"sqlite:///{data_dir(get_settings()) / DB_FILE}"
 
 
 def shown(url: str | URL) -> str:

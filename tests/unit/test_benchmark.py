@@ -2,6 +2,7 @@ import pytest
 
 from agent.benchmark.bench import format_table
 from agent.benchmark.configs import parse_config
+from agent.benchmark.plots import write_plots
 from agent.benchmark.runner import first_difference, run_level
 from agent.benchmark.stats import percentile, summarize
 from agent.benchmark.workload import build_workload, labelled_pairs
@@ -70,16 +71,18 @@ def test_levels_run_every_request(level):
     assert spec.drafts == 0
 
 
-def test_table_shows_ratios_against_off():
+def _results() -> dict:
     level = {
         "tpot_ms_p50": 50.0,
         "tpot_ms_p90": 60.0,
         "e2e_s_p50": 10.0,
         "e2e_s_p90": 12.0,
         "output_tok_per_s": 20.0,
+        "e2e_s_values": [9.0, 10.0, 12.0],
     }
     fast = {**level, "tpot_ms_p50": 25.0, "e2e_s_p90": 4.0, "output_tok_per_s": 40.0}
-    results = {
+    return {
+        "pairs": 3,
         "levels": ["concurrency_1"],
         "configs": [
             {
@@ -97,12 +100,29 @@ def test_table_shows_ratios_against_off():
                 "concurrency_1": fast,
                 "acceptance_rate": 0.8,
                 "mean_acceptance_length": 4.2,
+                "acceptance_per_position": [0.9, 0.8, 0.7],
                 "exact_match_rate": 1.0,
                 "mismatches": [],
             },
         ],
     }
-    table = format_table(results)
+
+
+def test_table_shows_ratios_against_off():
+    table = format_table(_results())
     row = next(line for line in table.splitlines() if line.startswith("ngram "))
     assert "2.00x" in row and "3.00x" in row
     assert "acceptance 80.0%" in table and "exact match vs off 100%" in table
+
+
+def test_plots_are_written_as_png(tmp_path):
+    paths = write_plots(_results(), tmp_path)
+    assert [p.name for p in paths] == [
+        "tpot.png",
+        "p90_latency.png",
+        "acceptance_per_position.png",
+        "latency_cdf.png",
+    ]
+    for path in paths:
+        data = path.read_bytes()
+        assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 5000, path

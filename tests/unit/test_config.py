@@ -50,3 +50,39 @@ def test_environment_with_invalid_bounds_fails(monkeypatch):
     monkeypatch.setenv("HIRING_ASSISTANT_SPECULATION__PROMPT_LOOKUP_MIN", "9")
     with pytest.raises(ValidationError, match="must not exceed"):
         EngineSettings()
+
+
+def test_settings_file_applies_where_the_environment_is_silent(monkeypatch, tmp_path):
+    from serving.config import get_settings, write_speculation
+
+    path = tmp_path / "settings.env"
+    path.write_text("HIRING_ASSISTANT_MAX_TOKENS=999\nHIRING_ASSISTANT_SPECULATION__METHOD=off\n")
+    monkeypatch.setenv("HIRING_ASSISTANT_SETTINGS_FILE", str(path))
+    tuned = SpeculationConfig(num_speculative_tokens=3, prompt_lookup_min=1, prompt_lookup_max=4)
+    assert write_speculation(tuned) == path
+    text = path.read_text()
+    assert "HIRING_ASSISTANT_MAX_TOKENS=999" in text and "METHOD=off" not in text
+    get_settings.cache_clear()
+    try:
+        settings = get_settings()
+        assert settings.speculation == tuned
+        assert settings.max_tokens == 999
+        monkeypatch.setenv("HIRING_ASSISTANT_MAX_TOKENS", "700")  # the environment wins
+        get_settings.cache_clear()
+        assert get_settings().max_tokens == 700
+    finally:
+        get_settings.cache_clear()
+
+
+def test_default_database_is_in_the_user_data_dir(monkeypatch):
+    from agent.store.database import configured_url
+    from serving.config import get_settings
+
+    monkeypatch.delenv("DATABASE_URL", raising=False)
+    monkeypatch.delenv("HIRING_ASSISTANT_DATA_DIR", raising=False)
+    get_settings.cache_clear()
+    try:
+        url = configured_url()
+    finally:
+        get_settings.cache_clear()
+    assert url.startswith("sqlite:///") and url.endswith("hiring-assistant/hiring-assistant.db")

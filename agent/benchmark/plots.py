@@ -1,0 +1,104 @@
+"""PNG plots of a benchmark's results.json: TPOT and P90 per config, acceptance, latency CDFs."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+LEVEL_TITLES = {
+    "concurrency_1": "one request at a time",
+    "fixed_qps": "fixed arrival rate",
+    "max_concurrency": "all requests at once",
+}
+
+
+def _pyplot() -> Any:
+    import matplotlib
+
+    matplotlib.use("Agg")  # files only, no screen
+    import matplotlib.pyplot as plt
+
+    return plt
+
+
+def _bars(results: dict[str, Any], metric: str, ylabel: str, title: str, path: Path) -> Path:
+    plt = _pyplot()
+    configs, levels = results["configs"], results["levels"]
+    width = 0.8 / max(len(configs), 1)
+    fig, ax = plt.subplots(figsize=(8, 4.5))
+    for index, config in enumerate(configs):
+        values = [config[level][metric] for level in levels]
+        xs = [i + index * width for i in range(len(levels))]
+        bars = ax.bar(xs, values, width, label=config["name"])
+        ax.bar_label(bars, fmt="%.1f", fontsize=7)
+    ax.set_xticks([i + width * (len(configs) - 1) / 2 for i in range(len(levels))])
+    ax.set_xticklabels([LEVEL_TITLES.get(level, level) for level in levels])
+    ax.set_ylabel(ylabel)
+    ax.set_title(title)
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return path
+
+
+def _acceptance(results: dict[str, Any], path: Path) -> Path:
+    plt = _pyplot()
+    fig, ax = plt.subplots(figsize=(7, 4))
+    for config in results["configs"]:
+        shares = config.get("acceptance_per_position") or []
+        if shares:
+            ax.plot(range(1, len(shares) + 1), shares, marker="o", label=config["name"])
+    ax.set_xlabel("draft position")
+    ax.set_ylabel("share of drafts accepted up to here")
+    ax.set_ylim(0, 1)
+    ax.set_title(f"Acceptance per draft position ({results['pairs']} pairs)")
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return path
+
+
+def _cdfs(results: dict[str, Any], path: Path) -> Path:
+    plt = _pyplot()
+    levels = results["levels"]
+    fig, axes = plt.subplots(1, len(levels), figsize=(4.5 * len(levels), 4), squeeze=False)
+    for ax, level in zip(axes[0], levels, strict=True):
+        for config in results["configs"]:
+            values = sorted(config[level].get("e2e_s_values") or [])
+            if values:
+                shares = [(i + 1) / len(values) for i in range(len(values))]
+                ax.step(values, shares, where="post", label=config["name"])
+        ax.set_title(LEVEL_TITLES.get(level, level))
+        ax.set_xlabel("end-to-end latency (s)")
+        ax.set_ylabel("share of requests")
+        ax.set_ylim(0, 1.02)
+        ax.legend(fontsize=7)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return path
+
+
+def write_plots(results: dict[str, Any], out_dir: Path) -> list[Path]:
+    """Write the four plots next to results.json; returns their paths."""
+    out_dir.mkdir(parents=True, exist_ok=True)
+    return [
+        _bars(
+            results,
+            "tpot_ms_p50",
+            "ms per output token (median)",
+            "Time per output token (lower is better)",
+            out_dir / "tpot.png",
+        ),
+        _bars(
+            results,
+            "e2e_s_p90",
+            "seconds (P90)",
+            "P90 end-to-end latency (lower is better)",
+            out_dir / "p90_latency.png",
+        ),
+        _acceptance(results, out_dir / "acceptance_per_position.png"),
+        _cdfs(results, out_dir / "latency_cdf.png"),
+    ]
