@@ -166,12 +166,30 @@ def evaluate(
         typer.echo(f"Results written to {write_results(out, results)}")
 
 
+def _int_list(text: str, option: str) -> tuple[int, ...]:
+    from agent.inputs import InputError
+
+    try:
+        values = tuple(int(part) for part in text.split(",") if part.strip())
+    except ValueError:
+        raise InputError(f"{option} takes numbers separated by commas, got {text!r}") from None
+    if not values or min(values) < 1:
+        raise InputError(f"{option} takes positive numbers, got {text!r}")
+    return values
+
+
 @app.command()
 def bench(
-    pairs: Annotated[int, typer.Option(min=1, help="Job/candidate pairs in the workload.")] = 10,
+    pairs: Annotated[
+        int | None,
+        typer.Option(min=1, help="Job/candidate pairs in the workload [10; autotune: 4]."),
+    ] = None,
     config: Annotated[
         list[str] | None,
-        typer.Option(help="Engine config, repeatable: off | ngram:k=5,min=2,max=5."),
+        typer.Option(
+            help="Engine config, repeatable: off | ngram:k=5,min=2,max=5, each optionally "
+            "with ,eager=0|1 and ,bind=auto|nobind|CPUS (e.g. off:eager=0)."
+        ),
     ] = None,
     level: Annotated[
         list[str] | None,
@@ -184,32 +202,62 @@ def bench(
     data: Annotated[Path, typer.Option(help="Folder with jobs/, candidates/, pairs.json.")] = Path(
         "samples"
     ),
-    out: Annotated[Path, typer.Option(help="Folder for results.json.")] = Path("bench-out"),
+    out: Annotated[Path, typer.Option(help="Folder for results.json and plots.")] = Path(
+        "bench-out"
+    ),
+    autotune: Annotated[
+        bool, typer.Option(help="Search k × min × max and pick the best setting.")
+    ] = False,
+    k: Annotated[str, typer.Option(help="Autotune: draft lengths to try.")] = "3,5,8",
+    min_n: Annotated[str, typer.Option("--min", help="Autotune: shortest n-grams.")] = "1,2",
+    max_n: Annotated[str, typer.Option("--max", help="Autotune: longest n-grams.")] = "3,5",
+    write: Annotated[
+        bool, typer.Option(help="Autotune: store the pick in the user's settings file.")
+    ] = False,
 ) -> None:
     """Benchmark speculation settings against `off` on the match-analysis workload, in one run."""
-    from agent.benchmark.bench import format_table, run_bench
+    from agent.benchmark.autotune import AUTOTUNE_LEVELS, choose, search_grid
+    from agent.benchmark.bench import format_table, run_bench, write_outputs
     from agent.benchmark.configs import DEFAULT_CONFIGS, parse_config
     from agent.benchmark.runner import LEVELS
     from agent.benchmark.workload import build_workload
     from agent.inputs import InputError
+    from serving.config import write_speculation
 
     with friendly_errors():
+        if (config or level) and autotune:
+            raise InputError("--autotune chooses its own configs and levels: drop --config/--level")
+        if write and not autotune:
+            raise InputError("--write stores an autotune pick: add --autotune")
         try:
-            configs = [parse_config(c) for c in (config or DEFAULT_CONFIGS)]
-            items = build_workload(data, pairs)
+            if autotune:
+                grid = (_int_list(k, "--k"), _int_list(min_n, "--min"), _int_list(max_n, "--max"))
+                configs = search_grid(*grid)
+            else:
+                configs = [parse_config(c) for c in (config or DEFAULT_CONFIGS)]
+            items = build_workload(data, pairs or (4 if autotune else 10))
         except (ValueError, OSError) as exc:
             raise InputError(str(exc)) from None
-        levels = tuple(level or LEVELS)
+        levels = AUTOTUNE_LEVELS if autotune else tuple(level or LEVELS)
         unknown = [lv for lv in levels if lv not in LEVELS]
         if unknown:
             raise InputError(f"unknown level(s) {unknown}: use {', '.join(LEVELS)}")
+        say(f"Benchmark: {len(configs)} configs × {len(items)} pairs × levels {', '.join(levels)}")
         results = run_bench(
             configs, items, get_settings(), levels=levels, qps=qps, seed=seed, say=say
         )
-        out.mkdir(parents=True, exist_ok=True)
-        (out / "results.json").write_text(json.dumps(results, indent=2))
+        if autotune:
+            best, reason = choose(results["configs"])
+            results["autotune"] = {"chosen": best["name"] if best else "off", "reason": reason}
+        written = write_outputs(results, out)
         typer.echo(format_table(results))
-        typer.echo(f"Results written to {out / 'results.json'}")
+        typer.echo(f"Results and plots written to {out}/: {', '.join(p.name for p in written)}")
+        if autotune:
+            typer.echo(f"Autotune pick: {reason}")
+            if write:
+                chosen = best["name"] if best else "off"
+                path = write_speculation(parse_config(chosen).speculation)
+                typer.echo(f"Saved {chosen} to {path}")
 
 
 @model_app.command("prepare")

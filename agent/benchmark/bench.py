@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import json
 import os
 import platform
 from collections.abc import Callable
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any
 
 from agent.benchmark.configs import BenchConfig
@@ -98,6 +100,16 @@ def run_bench(
         "levels": list(ordered),
         "configs": [_config_result(r, off, items) for r in runs],
     }
+
+
+def write_outputs(results: dict[str, Any], out_dir: Path) -> list[Path]:
+    """results.json and the plots into ``out_dir``; returns the files written."""
+    from agent.benchmark.plots import write_plots
+
+    out_dir.mkdir(parents=True, exist_ok=True)
+    path = out_dir / "results.json"
+    path.write_text(json.dumps(results, indent=2))
+    return [path, *write_plots(results, out_dir)]
 
 
 def _vllm_version() -> str:

@@ -1,39 +1,67 @@
-"""Engine configurations to compare: ``off`` or ``ngram:k=5,min=2,max=5``."""
+"""Engine configurations to compare: ``off`` or ``ngram:k=5,min=2,max=5``, plus CPU options.
+
+CPU serving options can follow either form: ``eager=0`` compiles the model graph (slower
+start-up), ``bind=nobind`` (or a CPU list such as ``bind=0-1``) sets vLLM's OpenMP thread
+binding. Examples: ``off:eager=0``, ``ngram:k=5,min=2,max=5,eager=0,bind=nobind``.
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import re
+from dataclasses import dataclass, field
+from typing import Any
 
 from pydantic import ValidationError
 
 from serving.config import SpeculationConfig
 
 DEFAULT_CONFIGS = ("off", "ngram:k=5,min=2,max=5")
-_KEYS = {"k": "num_speculative_tokens", "min": "prompt_lookup_min", "max": "prompt_lookup_max"}
+_SPEC_KEYS = {"k": "num_speculative_tokens", "min": "prompt_lookup_min", "max": "prompt_lookup_max"}
+_BIND = re.compile(r"^(auto|nobind|[0-9][0-9,\-|]*)$")
+USAGE = "use 'off' or 'ngram:k=5,min=2,max=5', optionally with eager=0|1 and bind=auto|nobind|CPUS"
 
 
 @dataclass(frozen=True)
 class BenchConfig:
     name: str
     speculation: SpeculationConfig
+    engine: dict[str, Any] = field(default_factory=dict)  # EngineSettings overrides
+    env: dict[str, str] = field(default_factory=dict)  # set while the engine starts
+
+
+def _cpu_option(key: str, raw: str, text: str, engine: dict[str, Any], env: dict[str, str]):
+    if key == "eager" and raw in {"0", "1"}:
+        engine["enforce_eager"] = raw == "1"
+    elif key == "bind" and _BIND.match(raw):
+        env["VLLM_CPU_OMP_THREADS_BIND"] = raw
+    else:
+        raise ValueError(f"bad setting {key}={raw!r} in {text!r}: {USAGE}")
 
 
 def parse_config(text: str) -> BenchConfig:
     """Parse one ``--config`` value; ValueError with a one-line message when malformed."""
     text = text.strip()
-    if text == "off":
-        return BenchConfig("off", SpeculationConfig(method="off"))
     method, _, params = text.partition(":")
-    if method != "ngram":
-        raise ValueError(f"unknown config {text!r}: use 'off' or 'ngram:k=5,min=2,max=5'")
+    if method not in {"off", "ngram"}:
+        raise ValueError(f"unknown config {text!r}: {USAGE}")
     values: dict[str, int] = {}
+    engine: dict[str, Any] = {}
+    env: dict[str, str] = {}
+    extras: list[str] = []
     for part in filter(None, params.split(",")):
         key, _, raw = part.partition("=")
-        if key not in _KEYS or not raw.isdigit():
-            raise ValueError(f"bad setting {part!r} in {text!r}: use k=N, min=N, max=N")
-        values[_KEYS[key]] = int(raw)
+        if key in _SPEC_KEYS and method == "ngram":
+            if not raw.isdigit():
+                raise ValueError(f"bad setting {part!r} in {text!r}: use k=N, min=N, max=N")
+            values[_SPEC_KEYS[key]] = int(raw)
+        elif key in {"eager", "bind"}:
+            _cpu_option(key, raw, text, engine, env)
+            extras.append(part)
+        else:
+            raise ValueError(f"bad setting {part!r} in {text!r}: {USAGE}")
     try:
-        spec = SpeculationConfig(method="ngram", **values)
+        spec = SpeculationConfig(method=method, **values)  # type: ignore[arg-type]
     except ValidationError as exc:
         raise ValueError(f"invalid config {text!r}: {exc.errors()[0]['msg']}") from None
-    return BenchConfig(spec.label, spec)
+    name = ",".join([spec.label, *extras]) if spec.enabled else ":".join(["off", ",".join(extras)])
+    return BenchConfig(name.rstrip(":"), spec, engine, env)

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import asyncio
+import os
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -86,7 +88,10 @@ def run_config(
 
     run = ConfigRun(config)
     say(f"[{config.name}] starting engine…")
-    with VLLMEngine(base.model_copy(update={"speculation": config.speculation})) as engine:
+    settings = base.model_copy(update={"speculation": config.speculation, **config.engine})
+    with _environment(config.env):
+        engine = VLLMEngine(settings)  # its processes read the environment as they start
+    with engine:
         engine.generate(WARMUP)
         for level in levels:
             rate = qps() if level == "fixed_qps" else 0.0
@@ -106,6 +111,20 @@ def run_config(
             if level == "concurrency_1":
                 run.outputs = [g.token_ids for g in generations]
     return run
+
+
+@contextmanager
+def _environment(values: dict[str, str]) -> Iterator[None]:
+    saved = {key: os.environ.get(key) for key in values}
+    os.environ.update(values)
+    try:
+        yield
+    finally:
+        for key, old in saved.items():
+            if old is None:
+                os.environ.pop(key, None)
+            else:
+                os.environ[key] = old
 
 
 def _spec_summary(spec: SpeculationCounters) -> dict[str, Any]:

@@ -1,5 +1,6 @@
 import pytest
 
+from agent.benchmark.autotune import choose, search_grid
 from agent.benchmark.bench import format_table
 from agent.benchmark.configs import parse_config
 from agent.benchmark.plots import write_plots
@@ -126,3 +127,71 @@ def test_plots_are_written_as_png(tmp_path):
     for path in paths:
         data = path.read_bytes()
         assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 5000, path
+
+
+def test_cpu_options_in_configs():
+    compiled = parse_config("ngram:k=4,min=1,max=4,eager=0,bind=nobind")
+    assert compiled.name == "ngram:k=4,min=1,max=4,eager=0,bind=nobind"
+    assert compiled.engine == {"enforce_eager": False}
+    assert compiled.env == {"VLLM_CPU_OMP_THREADS_BIND": "nobind"}
+    off = parse_config("off:eager=0")
+    assert (off.name, off.speculation.enabled, off.engine) == (
+        "off:eager=0",
+        False,
+        {"enforce_eager": False},
+    )
+    assert parse_config("off").name == "off"
+    for bad in ("off:k=3", "ngram:eager=2", "ngram:bind=rm -rf", "ngram:fast=1"):
+        with pytest.raises(ValueError, match="bad setting"):
+            parse_config(bad)
+
+
+def test_autotune_grid_skips_min_above_max():
+    names = [c.name for c in search_grid((3, 5), (1, 4), (3,))]
+    assert names == ["off", "ngram:k=3,min=1,max=3", "ngram:k=5,min=1,max=3"]
+
+
+def _tuned(name: str, tpot: float, full_tok_s: float) -> dict:
+    return {
+        "name": name,
+        "method": "off" if name == "off" else "ngram",
+        "concurrency_1": {"tpot_ms_p50": tpot},
+        "max_concurrency": {"output_tok_per_s": full_tok_s},
+    }
+
+
+def test_autotune_picks_fastest_that_keeps_throughput_under_load():
+    configs = [
+        _tuned("off", 40.0, 100.0),
+        _tuned("ngram:k=8,min=1,max=5", 10.0, 90.0),  # fastest alone, loses under load
+        _tuned("ngram:k=5,min=2,max=5", 15.0, 130.0),
+        _tuned("ngram:k=3,min=2,max=3", 20.0, 140.0),
+    ]
+    best, reason = choose(configs)
+    assert best is not None and best["name"] == "ngram:k=5,min=2,max=5"
+    assert "2.67x faster than off" in reason and "2 of 3" in reason
+
+
+def test_autotune_keeps_off_when_nothing_holds_throughput():
+    best, reason = choose([_tuned("off", 40.0, 100.0), _tuned("ngram:k=5,min=2,max=5", 9, 50)])
+    assert best is None and "keep speculation off" in reason
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--write"], "--write stores an autotune pick"),
+        (["--autotune", "--config", "off"], "chooses its own configs"),
+        (["--autotune", "--k", "3,x"], "--k takes numbers"),
+        (["--autotune", "--min", "0"], "--min takes positive numbers"),
+        (["--config", "ngram:eager=2"], "bad setting"),
+    ],
+)
+def test_bench_rejects_bad_flags_in_one_line(args, message):
+    from typer.testing import CliRunner
+
+    from agent.cli import app
+
+    result = CliRunner().invoke(app, ["bench", *args])
+    assert result.exit_code == 2
+    assert message in result.output and "Traceback" not in result.output
