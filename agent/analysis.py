@@ -59,11 +59,16 @@ def prepare_request(
     candidate: CandidateProfile,
     *,
     requirements: list[Requirement] | None = None,
+    engine: Engine | None = None,
 ) -> GenerationRequest:
-    """The first request the graph would send for this pair, without generating."""
+    """The first analysis request the graph would send for this pair, without generating it.
+
+    A job written as prose has its requirements picked by ``engine`` when given (as the graph
+    does), else by the deterministic fallback.
+    """
     state = _initial_state(job, candidate, requirements)
     state.update(nodes.normalize(state))  # type: ignore[typeddict-item]
-    state.update(nodes.requirements(state))  # type: ignore[typeddict-item]
+    state.update(nodes.requirements_with_facts(state, engine))  # type: ignore[typeddict-item]
     return build_request(job, state["requirements"], state["visible_profile"], state["facts"])
 
 

@@ -11,8 +11,8 @@ from agent.input_formats import (
     parse_json_document,
     resume_to_markdown,
 )
-from agent.requirements import extract_requirements, make_requirement
-from schemas.inputs import CandidateProfile, JobPosting
+from agent.requirements import make_requirement, requirements_from_text
+from schemas.inputs import CandidateProfile, JobPosting, RequirementsSource
 
 MAX_FILE_BYTES = 1_000_000
 
@@ -62,10 +62,15 @@ def load_job(path: Path) -> JobPosting:
     text = read_document(path, "job")
     if looks_like_json(text):
         return _job_from_json(text, path)
-    requirements = extract_requirements(text)
+    requirements, source = requirements_from_text(text)
     if not requirements:
         raise InputError(f"no requirements found in job file {path}")
-    return JobPosting(title=_title(text, path.stem), text=text, requirements=requirements)
+    return JobPosting(
+        title=_title(text, path.stem),
+        text=text,
+        requirements=requirements,
+        requirements_source=source,
+    )
 
 
 def _job_from_json(text: str, path: Path) -> JobPosting:
@@ -76,7 +81,10 @@ def _job_from_json(text: str, path: Path) -> JobPosting:
     requirements = [
         make_requirement(i, item["text"], kind=item["kind"])
         for i, item in enumerate(parts["requirements"], 1)
-    ] or extract_requirements(parts["text"])
+    ]
+    source: RequirementsSource = "given"
+    if not requirements:
+        requirements, source = requirements_from_text(parts["text"])
     if not requirements:
         raise InputError(f"no requirements found in job file {path}")
     return JobPosting(
@@ -85,6 +93,7 @@ def _job_from_json(text: str, path: Path) -> JobPosting:
         location=parts["location"],
         text=parts["text"],
         requirements=requirements,
+        requirements_source=source,
     )
 
 

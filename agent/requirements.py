@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 from agent.text_tools import content_words, strip_bullet
-from schemas.inputs import Dimension, Requirement, RequirementKind
+from schemas.inputs import Dimension, Requirement, RequirementKind, RequirementsSource
 
 MAX_REQUIREMENTS = 8
 MAX_ITEM_WORDS = 40
@@ -125,7 +125,7 @@ def _ranked_items(job_text: str) -> list[tuple[str, bool]]:
     return buckets[0] + buckets[1] + buckets[2]
 
 
-def _prose_requirements(job_text: str, limit: int) -> list[str]:
+def _asking_sentences(job_text: str, limit: int) -> list[str]:
     """For a job written as prose: its sentences that ask for something, in order."""
     body = job_text.split("\n", 1)[1] if job_text.startswith("# ") else job_text
     sentences = [s.strip() for s in re.split(r"(?<=[.!?])\s+", body) if len(s.split()) > 4]
@@ -133,8 +133,8 @@ def _prose_requirements(job_text: str, limit: int) -> list[str]:
     return (asking or sentences)[:limit]
 
 
-def extract_requirements(job_text: str, limit: int = MAX_REQUIREMENTS) -> list[Requirement]:
-    """Up to ``limit`` requirements, ids R1..Rn, near-duplicates dropped."""
+def section_requirements(job_text: str, limit: int = MAX_REQUIREMENTS) -> list[Requirement]:
+    """Items under the job's headings, requirement-like first; [] for a job written as prose."""
     chosen: list[tuple[str, bool]] = []
     seen: list[set[str]] = []
     for text, nice in _ranked_items(job_text):
@@ -145,12 +145,30 @@ def extract_requirements(job_text: str, limit: int = MAX_REQUIREMENTS) -> list[R
         seen.append(words)
         if len(chosen) == limit:
             break
-    if not chosen:
-        chosen = [(t, False) for t in _prose_requirements(job_text, limit)]
     return [
         make_requirement(i, text, under_nice_heading=nice)
         for i, (text, nice) in enumerate(chosen, 1)
     ]
+
+
+def prose_fallback(job_text: str, limit: int = MAX_REQUIREMENTS) -> list[Requirement]:
+    """Without a model: a prose job's sentences that ask for something."""
+    return [make_requirement(i, t) for i, t in enumerate(_asking_sentences(job_text, limit), 1)]
+
+
+def extract_requirements(job_text: str, limit: int = MAX_REQUIREMENTS) -> list[Requirement]:
+    """Up to ``limit`` requirements, ids R1..Rn, without a model (sections, else prose)."""
+    return requirements_from_text(job_text, limit)[0]
+
+
+def requirements_from_text(
+    job_text: str, limit: int = MAX_REQUIREMENTS
+) -> tuple[list[Requirement], RequirementsSource]:
+    """Requirements found without a model, and where: the job's sections, or its prose."""
+    from_sections = section_requirements(job_text, limit)
+    if from_sections:
+        return from_sections, "sections"
+    return prose_fallback(job_text, limit), "prose"
 
 
 def make_requirement(

@@ -8,6 +8,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 RequirementKind = Literal["must_have", "nice_to_have"]
 Dimension = Literal["skills", "seniority", "domain_experience", "education", "location", "other"]
+RequirementsSource = Literal["given", "sections", "prose"]
 
 
 class Requirement(BaseModel):
@@ -30,6 +31,11 @@ class JobPosting(BaseModel):
     location: str | None = None
     text: str = Field(min_length=1, description="The posting as the recruiter gave it.")
     requirements: list[Requirement] = Field(min_length=1)
+    requirements_source: RequirementsSource = Field(
+        "given",
+        description="given: listed by the caller; sections: items under the job's headings; "
+        "prose: a stand-in from a prose job's sentences, which the model re-picks.",
+    )
 
 
 class CandidateProfile(BaseModel):

@@ -17,14 +17,15 @@ from agent.facts import (
 )
 from agent.graph.context import AnalysisContext
 from agent.graph.state import AnalysisState
-from agent.requirements import extract_requirements
+from agent.prose_requirements import extract_with_model
 from agent.scoring import recommend, score_analysis
 from agent.text_tools import content_hash
 from agent.validation import AnalysisInvalidError, validate_analysis
 from agent.visible_text import hidden_fragments, visible_text
 from prompts import render, template_version
+from schemas.inputs import Requirement
 from schemas.report import MatchReport, Provenance
-from serving.engine import GenerationRequest
+from serving.engine import Engine, GenerationRequest
 
 
 def normalize(state: AnalysisState) -> dict[str, Any]:
@@ -43,13 +44,25 @@ def normalize(state: AnalysisState) -> dict[str, Any]:
     }
 
 
-def requirements(state: AnalysisState) -> dict[str, Any]:
-    """The caller's requirements, or those extracted from the job text; per-requirement facts."""
-    reqs = (
-        state.get("requirements")
-        or state["job"].requirements
-        or extract_requirements(state["job"].text)
-    )
+def choose_requirements(
+    state: AnalysisState, engine: Engine | None
+) -> tuple[list[Requirement], str]:
+    """The caller's list, else the job's; for a prose job, the model's pick when it can."""
+    job = state["job"]
+    if state.get("requirements"):
+        return state["requirements"], "given"
+    if job.requirements_source != "prose" or engine is None:
+        return job.requirements, job.requirements_source
+    return extract_with_model(job.title, job.text, engine)
+
+
+def requirements(state: AnalysisState, runtime: Runtime[AnalysisContext]) -> dict[str, Any]:
+    """The requirements (see choose_requirements) and what code knows about each."""
+    return requirements_with_facts(state, runtime.context.engine)
+
+
+def requirements_with_facts(state: AnalysisState, engine: Engine | None) -> dict[str, Any]:
+    reqs, source = choose_requirements(state, engine)
     per_requirement = {
         r.id: {
             "required_years": required_years(r.text),
@@ -58,7 +71,8 @@ def requirements(state: AnalysisState) -> dict[str, Any]:
         }
         for r in reqs
     }
-    return {"requirements": reqs, "facts": {**state["facts"], "requirements": per_requirement}}
+    facts = {**state["facts"], "requirements_source": source, "requirements": per_requirement}
+    return {"requirements": reqs, "facts": facts}
 
 
 def render_prompt(state: AnalysisState, runtime: Runtime[AnalysisContext]) -> dict[str, Any]:

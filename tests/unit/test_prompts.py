@@ -46,3 +46,16 @@ def test_golden_prompt(django_job_path, django_candidate_path, role):
 def test_template_version_is_a_stable_short_hash():
     assert template_version("analysis") == template_version("analysis")
     assert len(template_version("analysis")) == 12
+
+
+@pytest.mark.parametrize("role", ["system", "user"])
+def test_golden_requirements_prompt(role):
+    """The prose-job requirements prompt for job_011; update the golden file when meant."""
+    from agent.inputs import load_job
+    from agent.prose_requirements import extraction_request, job_sentences
+    from tests.conftest import job_path
+
+    job = load_job(job_path("job_011"))
+    request = extraction_request(job.title, job_sentences(job.text))
+    content = {m["role"]: m["content"] for m in request.messages}[role]
+    assert content == (GOLDEN / f"requirements_{role}.txt").read_text()
