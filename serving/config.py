@@ -91,6 +91,11 @@ class EngineSettings(BaseSettings):
         True, description="Forbid free whitespace in structured output (fewer tokens)."
     )
     enforce_eager: bool = Field(True, description="Skip graph compilation (fast start-up).")
+    prefix_caching: bool = Field(
+        True,
+        description="Reuse the prefill of shared prompt prefixes (faster; greedy output may "
+        "then differ at near-ties between a request's first and later runs).",
+    )
     max_num_seqs: int = Field(64, ge=1, description="Requests batched together at most.")
     seed: int = 0
     speculation: SpeculationConfig = SpeculationConfig()

@@ -27,6 +27,7 @@ class GenerationRequest:
     json_schema: dict[str, Any] | None = None
     max_tokens: int | None = None
     temperature: float = 0.0
+    logprobs: int | None = None  # also return the top-N log-probabilities of each output token
 
 
 @dataclass(frozen=True)
@@ -35,6 +36,7 @@ class Generation:
     token_ids: list[int]
     finish_reason: str | None
     metrics: RequestMetrics
+    logprobs: list[dict[int, float]] | None = None  # per output token: token id → logprob
 
 
 @dataclass(frozen=True)

@@ -50,7 +50,11 @@ class VLLMEngine:
             model=model,
             speculation=settings.speculation,
             max_model_len=settings.max_model_len,
-            extra={"enforce_eager": settings.enforce_eager, "compact_json": settings.compact_json},
+            extra={
+                "enforce_eager": settings.enforce_eager,
+                "compact_json": settings.compact_json,
+                "prefix_caching": settings.prefix_caching,
+            },
         )
         os.environ.setdefault("VLLM_CPU_KVCACHE_SPACE", str(settings.kv_cache_gib))
         self._loop = asyncio.new_event_loop()
@@ -82,6 +86,7 @@ class VLLMEngine:
             enforce_eager=s.enforce_eager,
             max_num_seqs=s.max_num_seqs,
             seed=s.seed,
+            enable_prefix_caching=s.prefix_caching,
             speculative_config=s.speculation.to_vllm(),
             disable_log_stats=False,
             structured_outputs_config=StructuredOutputsConfig(
@@ -114,6 +119,7 @@ class VLLMEngine:
             max_tokens=max_tokens,
             seed=self.settings.seed,
             structured_outputs=structured,
+            logprobs=request.logprobs,
         )
 
     async def _agenerate(self, request: GenerationRequest) -> Generation:
@@ -152,6 +158,9 @@ class VLLMEngine:
             token_ids=list(completion.token_ids),
             finish_reason=completion.finish_reason,
             metrics=metrics,
+            logprobs=[{t: p.logprob for t, p in step.items()} for step in completion.logprobs]
+            if completion.logprobs
+            else None,
         )
 
     async def agenerate(self, request: GenerationRequest) -> Generation:
