@@ -42,10 +42,23 @@ def _lossless(off: ConfigRun | None, run: ConfigRun, items: list[WorkItem]) -> d
     return {"exact_match_rate": round(rate, 4), "mismatches": mismatches}
 
 
+def _cpu_options(run: ConfigRun) -> dict[str, Any]:
+    return {**run.config.engine, **run.config.env}
+
+
+def _baseline(run: ConfigRun, runs: list[ConfigRun]) -> ConfigRun | None:
+    """The ``off`` run with the same CPU options (else the first ``off``)."""
+    offs = [r for r in runs if not r.config.speculation.enabled]
+    same = [r for r in offs if _cpu_options(r) == _cpu_options(run)]
+    return (same or offs or [None])[0]
+
+
 def _config_result(run: ConfigRun, off: ConfigRun | None, items: list[WorkItem]) -> dict[str, Any]:
     spec = run.config.speculation
     return {
         "name": run.config.name,
+        "baseline": off.config.name if off is not None else None,
+        "cpu_options": _cpu_options(run),
         "method": spec.method,
         "num_speculative_tokens": spec.num_speculative_tokens if spec.enabled else None,
         "prompt_lookup_min": spec.prompt_lookup_min if spec.enabled else None,
@@ -85,7 +98,6 @@ def run_bench(
         runs.append(run)
         if qps is None and len(runs) == 1 and "max_concurrency" in run.levels:
             fixed_rate()
-    off = next((r for r in runs if not r.config.speculation.enabled), None)
     return {
         "created_at": datetime.now(UTC).isoformat(timespec="seconds"),
         "machine": {
@@ -98,7 +110,7 @@ def run_bench(
         "pairs": len(items),
         "seed": seed,
         "levels": list(ordered),
-        "configs": [_config_result(r, off, items) for r in runs],
+        "configs": [_config_result(r, _baseline(r, runs), items) for r in runs],
     }
 
 
@@ -126,13 +138,14 @@ def _ratio(value: float | None, base: float | None) -> str:
 
 def format_table(results: dict[str, Any]) -> str:
     """One row per configuration and level, with speed-ups against `off` (higher is better)."""
-    off = next((c for c in results["configs"] if c["method"] == "off"), None)
+    by_name = {c["name"]: c for c in results["configs"]}
     head = (
         f"{'config':<24} {'level':<16} {'TPOT p50':>9} {'TPOT p90':>9} {'e2e p50':>8} "
         f"{'e2e p90':>8} {'tok/s':>7} {'TPOT↓':>6} {'p90↓':>6} {'tok/s↑':>7}"
     )
     lines = [head, "-" * len(head)]
     for config in results["configs"]:
+        off = by_name.get(config.get("baseline") or "off")
         for level in results["levels"]:
             m = config[level]
             base = off[level] if off else {}

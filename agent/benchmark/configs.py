@@ -2,7 +2,9 @@
 
 CPU serving options can follow either form: ``eager=0`` compiles the model graph (slower
 start-up), ``bind=nobind`` (or a CPU list such as ``bind=0-1``) sets vLLM's OpenMP thread
-binding. Examples: ``off:eager=0``, ``ngram:k=5,min=2,max=5,eager=0,bind=nobind``.
+binding, ``dtype=float32|bfloat16`` the weights' and activations' type, ``cache=0`` turns
+prefix caching off. Examples: ``off:eager=0``, ``ngram:k=5,min=2,max=5,dtype=float32``.
+Each speculative config is compared with the ``off`` config that has the same CPU options.
 """
 
 from __future__ import annotations
@@ -18,7 +20,11 @@ from serving.config import SpeculationConfig
 DEFAULT_CONFIGS = ("off", "ngram:k=5,min=2,max=5")
 _SPEC_KEYS = {"k": "num_speculative_tokens", "min": "prompt_lookup_min", "max": "prompt_lookup_max"}
 _BIND = re.compile(r"^(auto|nobind|[0-9][0-9,\-|]*)$")
-USAGE = "use 'off' or 'ngram:k=5,min=2,max=5', optionally with eager=0|1 and bind=auto|nobind|CPUS"
+USAGE = (
+    "use 'off' or 'ngram:k=5,min=2,max=5', optionally with eager=0|1, bind=auto|nobind|CPUS, "
+    "dtype=float32|bfloat16, cache=0|1"
+)
+_DTYPES = {"float32", "bfloat16", "float16"}
 
 
 @dataclass(frozen=True)
@@ -32,6 +38,10 @@ class BenchConfig:
 def _cpu_option(key: str, raw: str, text: str, engine: dict[str, Any], env: dict[str, str]):
     if key == "eager" and raw in {"0", "1"}:
         engine["enforce_eager"] = raw == "1"
+    elif key == "cache" and raw in {"0", "1"}:
+        engine["prefix_caching"] = raw == "1"
+    elif key == "dtype" and raw in _DTYPES:
+        engine["dtype"] = raw
     elif key == "bind" and _BIND.match(raw):
         env["VLLM_CPU_OMP_THREADS_BIND"] = raw
     else:
@@ -54,7 +64,7 @@ def parse_config(text: str) -> BenchConfig:
             if not raw.isdigit():
                 raise ValueError(f"bad setting {part!r} in {text!r}: use k=N, min=N, max=N")
             values[_SPEC_KEYS[key]] = int(raw)
-        elif key in {"eager", "bind"}:
+        elif key in {"eager", "bind", "dtype", "cache"}:
             _cpu_option(key, raw, text, engine, env)
             extras.append(part)
         else:

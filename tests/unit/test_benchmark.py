@@ -195,3 +195,13 @@ def test_bench_rejects_bad_flags_in_one_line(args, message):
     result = CliRunner().invoke(app, ["bench", *args])
     assert result.exit_code == 2
     assert message in result.output and "Traceback" not in result.output
+
+
+def test_speculative_configs_compare_with_off_of_the_same_cpu_options():
+    from agent.benchmark.bench import _baseline
+    from agent.benchmark.runner import ConfigRun
+
+    runs = [ConfigRun(parse_config(c)) for c in ("off", "off:dtype=float32", "ngram:dtype=float32")]
+    assert _baseline(runs[2], runs).config.name == "off:dtype=float32"
+    assert _baseline(ConfigRun(parse_config("ngram")), runs).config.name == "off"
+    assert parse_config("ngram:cache=0").engine == {"prefix_caching": False}
