@@ -14,7 +14,7 @@ from agent.benchmark.configs import BenchConfig
 from agent.benchmark.runner import ConfigRun, first_difference, run_config
 from agent.benchmark.workload import WorkItem
 from serving.config import EngineSettings
-from serving.cpu import cpu_flags
+from serving.cpu import native_bf16
 
 RUN_ORDER = ("concurrency_1", "max_concurrency", "fixed_qps")  # fixed_qps derives from max
 QPS_SHARE = 0.7  # auto rate: this share of the first config's throughput at full concurrency
@@ -103,7 +103,7 @@ def run_bench(
         "machine": {
             "cores": os.cpu_count(),
             "cpu_model": cpu_model(),
-            "native_bf16": bool(cpu_flags() & {"avx512_bf16", "amx_bf16"}),
+            "native_bf16": native_bf16(),
         },
         "model": base.model or "embedded SmolLM2-135M-Instruct",
         "vllm_version": _vllm_version(),
@@ -168,7 +168,8 @@ def format_table(results: dict[str, Any]) -> str:
         lines.append(
             f"{config['name']:<24} acceptance "
             f"{'n/a' if acc is None else f'{acc:.1%}'}, mean acceptance length "
-            f"{config['mean_acceptance_length'] or 'n/a'}, exact match vs off "
+            f"{round(config['mean_acceptance_length'] or 0, 2) or 'n/a'}, exact match vs "
+            f"{config.get('baseline') or 'off'} "
             f"{'n/a' if exact is None else f'{exact:.0%}'}"
             + (f" (first differences: {config['mismatches'][:3]})" if config["mismatches"] else "")
         )

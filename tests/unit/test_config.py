@@ -86,3 +86,11 @@ def test_default_database_is_in_the_user_data_dir(monkeypatch):
     finally:
         get_settings.cache_clear()
     assert url.startswith("sqlite:///") and url.endswith("hiring-assistant/hiring-assistant.db")
+
+
+def test_auto_dtype_is_float32_on_cpus_for_lossless_speculation():
+    from serving.cpu import resolve_dtype
+
+    assert resolve_dtype("auto", on_cpu=True) == "float32"
+    assert resolve_dtype("bfloat16", on_cpu=True) == "bfloat16"
+    assert resolve_dtype("auto", on_cpu=False) == "auto"
