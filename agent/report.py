@@ -21,14 +21,19 @@ def _wrapped(text: str) -> str:
     return textwrap.indent(textwrap.fill(text, 90), _INDENT)
 
 
+def speculation_label(spec: dict[str, Any]) -> str:
+    """'off' or 'ngram k=5 min=2 max=5', from a report's or a stored row's speculation dict."""
+    if spec.get("method") != "ngram":
+        return "off"
+    return (
+        f"ngram k={spec.get('num_speculative_tokens')} min={spec.get('prompt_lookup_min')} "
+        f"max={spec.get('prompt_lookup_max')}"
+    )
+
+
 def format_speed(metrics: dict[str, Any]) -> str:
     spec = metrics["speculation"]
-    label = "off"
-    if spec["method"] != "off":
-        label = (
-            f"ngram k={spec['num_speculative_tokens']} min={spec['prompt_lookup_min']} "
-            f"max={spec['prompt_lookup_max']}"
-        )
+    label = speculation_label(spec)
     line = (
         f"{metrics['output_tokens']} output tokens in {metrics['e2e_s']:.1f} s · "
         f"TPOT {metrics['tpot_ms']:.1f} ms · TTFT {metrics['ttft_s']:.2f} s · "

@@ -9,18 +9,10 @@ from typing import Annotated, Any
 import typer
 
 from agent.cli_errors import friendly_errors, say
+from agent.report import speculation_label
 
 db_app = typer.Typer(help="The database: migrations and status.", no_args_is_help=True)
 candidate_app = typer.Typer(help="Candidates' data rights.", no_args_is_help=True)
-
-
-def _speculation_label(speculation: dict[str, Any]) -> str:
-    if speculation.get("method") != "ngram":
-        return "off"
-    return (
-        f"ngram k={speculation.get('num_speculative_tokens')} "
-        f"min={speculation.get('prompt_lookup_min')} max={speculation.get('prompt_lookup_max')}"
-    )
 
 
 def format_history(rows: list[Any]) -> str:
@@ -36,7 +28,7 @@ def format_history(rows: list[Any]) -> str:
             f"{row.id:>5}  {row.created_at:%Y-%m-%d %H:%M}  {row.score:>5}  "
             f"{row.recommendation:14}  {row.job.title[:30]:30}  "
             f"{row.candidate.external_id[:18]:18}  {Path(row.model).name[:24]:24}  "
-            f"{_speculation_label(row.speculation)}"
+            f"{speculation_label(row.speculation)}"
         )
     return "\n".join(lines)
 
@@ -56,7 +48,7 @@ def format_provenance(row: Any) -> str:
         [
             f"Analysis #{row.id}, saved {row.created_at:%Y-%m-%d %H:%M:%S} UTC",
             f"Model: {row.model} ({row.engine}; {settings})",
-            f"Speculation: {_speculation_label(row.speculation)}",
+            f"Speculation: {speculation_label(row.speculation)}",
             f"Prompt template version: {row.prompt_version}",
             f"Input hashes: job {row.job_hash}, candidate {row.candidate_hash}, "
             f"requirements {row.requirements_hash}",
