@@ -21,6 +21,13 @@ def _pyplot() -> Any:
     return plt
 
 
+def _save(plt: Any, fig: Any, path: Path) -> Path:
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return path
+
+
 def _bars(results: dict[str, Any], metric: str, ylabel: str, title: str, path: Path) -> Path:
     plt = _pyplot()
     configs, levels = results["configs"], results["levels"]
@@ -36,10 +43,7 @@ def _bars(results: dict[str, Any], metric: str, ylabel: str, title: str, path: P
     ax.set_ylabel(ylabel)
     ax.set_title(title)
     ax.legend(fontsize=8)
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
-    return path
+    return _save(plt, fig, path)
 
 
 def _acceptance(results: dict[str, Any], path: Path) -> Path:
@@ -54,10 +58,7 @@ def _acceptance(results: dict[str, Any], path: Path) -> Path:
     ax.set_ylim(0, 1)
     ax.set_title(f"Acceptance per draft position ({results['pairs']} pairs)")
     ax.legend(fontsize=8)
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
-    return path
+    return _save(plt, fig, path)
 
 
 def _cdfs(results: dict[str, Any], path: Path) -> Path:
@@ -75,10 +76,7 @@ def _cdfs(results: dict[str, Any], path: Path) -> Path:
         ax.set_ylabel("share of requests")
         ax.set_ylim(0, 1.02)
         ax.legend(fontsize=7)
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
-    return path
+    return _save(plt, fig, path)
 
 
 def write_plots(results: dict[str, Any], out_dir: Path) -> list[Path]:
