@@ -187,8 +187,9 @@ def bench(
     config: Annotated[
         list[str] | None,
         typer.Option(
-            help="Engine config, repeatable: off | ngram:k=5,min=2,max=5, each optionally "
-            "with ,eager=0|1 and ,bind=auto|nobind|CPUS (e.g. off:eager=0)."
+            help="Engine config, repeatable: off | ngram:k=8,min=2,max=5, each optionally "
+            "with ,eager=0|1, ,bind=auto|nobind|CPUS, ,dtype=float32|bfloat16, ,cache=0|1 "
+            "(e.g. off:eager=0) [off and the configured speculation]."
         ),
     ] = None,
     level: Annotated[
@@ -218,13 +219,14 @@ def bench(
     """Benchmark speculation settings against `off` on the match-analysis workload, in one run."""
     from agent.benchmark.autotune import AUTOTUNE_LEVELS, choose, search_grid
     from agent.benchmark.bench import format_table, run_bench, write_outputs
-    from agent.benchmark.configs import DEFAULT_CONFIGS, parse_config
+    from agent.benchmark.configs import default_configs, parse_config
     from agent.benchmark.runner import LEVELS
     from agent.benchmark.workload import build_workload
     from agent.inputs import InputError
     from serving.config import write_speculation
 
     with friendly_errors():
+        settings = get_settings()
         if (config or level) and autotune:
             raise InputError("--autotune chooses its own configs and levels: drop --config/--level")
         if write and not autotune:
@@ -234,7 +236,8 @@ def bench(
                 grid = (_int_list(k, "--k"), _int_list(min_n, "--min"), _int_list(max_n, "--max"))
                 configs = search_grid(*grid)
             else:
-                configs = [parse_config(c) for c in (config or DEFAULT_CONFIGS)]
+                names = config or default_configs(settings.speculation)
+                configs = [parse_config(c) for c in names]
             items = build_workload(data, pairs or (4 if autotune else 10))
         except (ValueError, OSError) as exc:
             raise InputError(str(exc)) from None
@@ -243,9 +246,7 @@ def bench(
         if unknown:
             raise InputError(f"unknown level(s) {unknown}: use {', '.join(LEVELS)}")
         say(f"Benchmark: {len(configs)} configs × {len(items)} pairs × levels {', '.join(levels)}")
-        results = run_bench(
-            configs, items, get_settings(), levels=levels, qps=qps, seed=seed, say=say
-        )
+        results = run_bench(configs, items, settings, levels=levels, qps=qps, seed=seed, say=say)
         if autotune:
             best, reason = choose(results["configs"])
             results["autotune"] = {"chosen": best["name"] if best else "off", "reason": reason}

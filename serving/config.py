@@ -24,7 +24,9 @@ class SpeculationConfig(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     method: Literal["ngram", "off"] = "ngram"
-    num_speculative_tokens: int = Field(5, ge=1, le=32, description="Draft tokens per step.")
+    num_speculative_tokens: int = Field(
+        8, ge=1, le=32, description="Draft tokens per step (autotune pick, docs/benchmarks.md)."
+    )
     prompt_lookup_max: int = Field(5, ge=1, le=32, description="Longest n-gram matched.")
     prompt_lookup_min: int = Field(2, ge=1, le=32, description="Shortest n-gram matched.")
 

@@ -17,7 +17,6 @@ from pydantic import ValidationError
 
 from serving.config import SpeculationConfig
 
-DEFAULT_CONFIGS = ("off", "ngram:k=5,min=2,max=5")
 _SPEC_KEYS = {"k": "num_speculative_tokens", "min": "prompt_lookup_min", "max": "prompt_lookup_max"}
 _BIND = re.compile(r"^(auto|nobind|[0-9][0-9,\-|]*)$")
 USAGE = (
@@ -46,6 +45,11 @@ def _cpu_option(key: str, raw: str, text: str, engine: dict[str, Any], env: dict
         env["VLLM_CPU_OMP_THREADS_BIND"] = raw
     else:
         raise ValueError(f"bad setting {key}={raw!r} in {text!r}: {USAGE}")
+
+
+def default_configs(configured: SpeculationConfig) -> tuple[str, str]:
+    """``off`` against the speculation the product would use (settings, else shipped)."""
+    return ("off", (configured if configured.enabled else SpeculationConfig()).label)
 
 
 def parse_config(text: str) -> BenchConfig:

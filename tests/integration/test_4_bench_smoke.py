@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from serving.config import SpeculationConfig
+
 pytestmark = pytest.mark.integration
 
 LEVEL_KEYS = ("tpot_ms_p50", "tpot_ms_p90", "e2e_s_p50", "e2e_s_p90", "output_tok_per_s")
@@ -29,7 +31,11 @@ def test_bench_smoke_run_writes_results_and_plots(engines, tmp_path):
     assert results["machine"]["cores"] >= 1 and results["machine"]["cpu_model"]
     off, ngram = results["configs"]
     assert (off["method"], ngram["method"]) == ("off", "ngram")
-    assert (ngram["num_speculative_tokens"], ngram["prompt_lookup_min"]) == (5, 2)
+    shipped = SpeculationConfig()  # conftest hides any user settings file
+    assert (ngram["num_speculative_tokens"], ngram["prompt_lookup_min"]) == (
+        shipped.num_speculative_tokens,
+        shipped.prompt_lookup_min,
+    )
     for config in (off, ngram):
         for level in ("concurrency_1", "fixed_qps", "max_concurrency"):
             assert config[level]["requests"] == 2
@@ -41,4 +47,4 @@ def test_bench_smoke_run_writes_results_and_plots(engines, tmp_path):
     assert all(m["first_diff_token"] >= 0 for m in ngram["mismatches"])
     for plot in ("tpot.png", "p90_latency.png", "acceptance_per_position.png", "latency_cdf.png"):
         assert (tmp_path / plot).stat().st_size > 5000, plot
-    assert "ngram:k=5,min=2,max=5" in out.stdout and "TPOT" in out.stdout
+    assert shipped.label in out.stdout and "TPOT" in out.stdout

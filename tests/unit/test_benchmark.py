@@ -2,11 +2,12 @@ import pytest
 
 from agent.benchmark.autotune import choose, search_grid
 from agent.benchmark.bench import format_table
-from agent.benchmark.configs import parse_config
+from agent.benchmark.configs import default_configs, parse_config
 from agent.benchmark.plots import write_plots
 from agent.benchmark.runner import first_difference, run_level
 from agent.benchmark.stats import percentile, summarize
 from agent.benchmark.workload import build_workload, labelled_pairs
+from serving.config import SpeculationConfig
 from serving.fake_engine import ScriptedEngine
 from serving.metrics import RequestMetrics
 from tests.conftest import SAMPLES
@@ -20,7 +21,14 @@ def test_parse_configs():
         1,
         4,
     )
-    assert parse_config("ngram").name == "ngram:k=5,min=2,max=5"
+    assert parse_config("ngram").name == "ngram:k=8,min=2,max=5"
+
+
+def test_default_configs_compare_off_with_the_configured_speculation():
+    tuned = SpeculationConfig(num_speculative_tokens=3, prompt_lookup_min=1, prompt_lookup_max=3)
+    assert default_configs(tuned) == ("off", "ngram:k=3,min=1,max=3")
+    # speculation switched off in the settings: compare with the shipped n-gram default
+    assert default_configs(SpeculationConfig(method="off")) == ("off", SpeculationConfig().label)
 
 
 @pytest.mark.parametrize(
