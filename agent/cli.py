@@ -85,13 +85,13 @@ def analyze(
         )
         if compare and not settings.speculation.enabled:
             raise InputError("--compare needs speculation on (drop --no-speculation)")
-        database = open_database()  # before the engine: a bad DATABASE_URL fails in a second
-        with _start_engine(settings) as engine:
-            say(f"Analyzing {profile.id} against {job_posting.title!r}…")
-            final = run_graph(job_posting, profile, engine, max_attempts=max_attempts)
-        report = report_or_raise(final)
-        save_report(database, job_posting, profile, report)
-        database.close()
+        # the database opens before the engine: a bad DATABASE_URL fails in a second
+        with open_database() as database:
+            with _start_engine(settings) as engine:
+                say(f"Analyzing {profile.id} against {job_posting.title!r}…")
+                final = run_graph(job_posting, profile, engine, max_attempts=max_attempts)
+            report = report_or_raise(final)
+            save_report(database, job_posting, profile, report)
         comparison = None
         if compare and final["attempts"] == 1:
             comparison = _compare(settings, final)

@@ -64,15 +64,12 @@ def history(
     from agent.store import open_database
     from agent.store.repository import count_analyses, recent_analyses
 
-    with friendly_errors():
-        database = open_database()
-        with database.session() as session:
-            rows = list(recent_analyses(session, limit=limit))
-            total = count_analyses(session)
-            typer.echo(format_history(rows))
-            if total > len(rows):
-                typer.echo(f"({len(rows)} of {total}; --limit for more)")
-        database.close()
+    with friendly_errors(), open_database() as database, database.session() as session:
+        rows = list(recent_analyses(session, limit=limit))
+        total = count_analyses(session)
+        typer.echo(format_history(rows))
+        if total > len(rows):
+            typer.echo(f"({len(rows)} of {total}; --limit for more)")
 
 
 def show(
@@ -87,25 +84,22 @@ def show(
     from agent.store.repository import get_analysis
     from schemas.report import MatchReport
 
-    with friendly_errors():
-        database = open_database()
-        with database.session() as session:
-            row = get_analysis(
-                session,
-                analysis_id=analysis_id,
-                audit="analysis_exported" if as_json else "analysis_viewed",
-            )
-            if as_json:
-                typer.echo(json.dumps(row.report, indent=2, ensure_ascii=False))
-            else:
-                try:
-                    typer.echo(format_report(MatchReport.model_validate(row.report)))
-                except ValidationError:  # an anonymized report keeps verdicts only
-                    typer.echo("(anonymized: the verdicts and score are kept, not the evidence)")
-                    typer.echo(json.dumps(row.report["analysis"], indent=2))
-                typer.echo("")
-                typer.echo(format_provenance(row))
-        database.close()
+    with friendly_errors(), open_database() as database, database.session() as session:
+        row = get_analysis(
+            session,
+            analysis_id=analysis_id,
+            audit="analysis_exported" if as_json else "analysis_viewed",
+        )
+        if as_json:
+            typer.echo(json.dumps(row.report, indent=2, ensure_ascii=False))
+        else:
+            try:
+                typer.echo(format_report(MatchReport.model_validate(row.report)))
+            except ValidationError:  # an anonymized report keeps verdicts only
+                typer.echo("(anonymized: the verdicts and score are kept, not the evidence)")
+                typer.echo(json.dumps(row.report["analysis"], indent=2))
+            typer.echo("")
+            typer.echo(format_provenance(row))
 
 
 @candidate_app.command("forget")
@@ -121,11 +115,9 @@ def candidate_forget(
     from agent.store.repository import forget_candidate
 
     with friendly_errors():
-        database = open_database()
-        with database.session() as session:
-            mode = "anonymize" if anonymize else "delete"
+        mode = "anonymize" if anonymize else "delete"
+        with open_database() as database, database.session() as session:
             count = forget_candidate(session, ref=candidate_id, mode=mode)
-        database.close()
     done = "anonymized" if anonymize else "deleted with their analyses"
     typer.echo(f"Candidate {candidate_id!r}: {count} record(s) {done}.")
 
@@ -136,10 +128,8 @@ def db_upgrade() -> None:
     from agent.store import open_database
     from agent.store.database import shown
 
-    with friendly_errors():
-        database = open_database(migrate=False)
+    with friendly_errors(), open_database(migrate=False) as database:
         revision = database.upgrade()
-        database.close()
     typer.echo(f"{shown(database.url)} is at migration {revision} (latest).")
 
 
@@ -149,10 +139,8 @@ def db_status() -> None:
     from agent.store import open_database
     from agent.store.database import head_revision, shown
 
-    with friendly_errors():
-        database = open_database(migrate=False)
+    with friendly_errors(), open_database(migrate=False) as database:
         current = database.revision()
-        database.close()
     typer.echo(f"{shown(database.url)}: migration {current or 'none'} (latest {head_revision()})")
 
 

@@ -54,6 +54,16 @@ class SpeculationConfig(BaseModel):
             "prompt_lookup_min": self.prompt_lookup_min,
         }
 
+    def described(self) -> dict[str, object]:
+        """Method and settings for reports and results; the settings are None when off."""
+        on = self.enabled
+        return {
+            "method": self.method,
+            "num_speculative_tokens": self.num_speculative_tokens if on else None,
+            "prompt_lookup_max": self.prompt_lookup_max if on else None,
+            "prompt_lookup_min": self.prompt_lookup_min if on else None,
+        }
+
     @property
     def label(self) -> str:
         if not self.enabled:

@@ -34,12 +34,23 @@ class ConfigRun:
     speculation: SpeculationCounters = field(default_factory=SpeculationCounters)
 
 
-async def _sequential(engine: Engine, items: list[WorkItem]) -> list[Generation]:
-    return [await engine.agenerate(item.request) for item in items]
+Progress = Callable[[Generation], None]
+
+
+async def _tracked(engine: Engine, item: WorkItem, progress: Progress) -> Generation:
+    generation = await engine.agenerate(item.request)
+    progress(generation)
+    return generation
+
+
+async def _sequential(
+    engine: Engine, items: list[WorkItem], progress: Progress
+) -> list[Generation]:
+    return [await _tracked(engine, item, progress) for item in items]
 
 
 async def _poisson(
-    engine: Engine, items: list[WorkItem], qps: float, seed: int
+    engine: Engine, items: list[WorkItem], qps: float, seed: int, progress: Progress
 ) -> list[Generation]:
     """Requests arrive as a Poisson process at ``qps`` (same seed, same arrivals, every config)."""
     rng = random.Random(seed)
@@ -50,25 +61,35 @@ async def _poisson(
         delay = arrival - (time.perf_counter() - start)
         if delay > 0:
             await asyncio.sleep(delay)
-        tasks.append(asyncio.ensure_future(engine.agenerate(item.request)))
+        tasks.append(asyncio.ensure_future(_tracked(engine, item, progress)))
     return list(await asyncio.gather(*tasks))
 
 
-async def _all_at_once(engine: Engine, items: list[WorkItem]) -> list[Generation]:
-    return list(await asyncio.gather(*(engine.agenerate(i.request) for i in items)))
+async def _all_at_once(
+    engine: Engine, items: list[WorkItem], progress: Progress
+) -> list[Generation]:
+    return list(await asyncio.gather(*(_tracked(engine, i, progress) for i in items)))
 
 
 def run_level(
-    engine: Engine, items: list[WorkItem], level: str, *, qps: float, seed: int
+    engine: Engine,
+    items: list[WorkItem],
+    level: str,
+    *,
+    qps: float,
+    seed: int,
+    progress: Progress | None = None,
 ) -> tuple[list[Generation], float, SpeculationCounters]:
+    """Run ``items`` at one load level; ``progress`` hears of each request as it finishes."""
+    progress = progress or (lambda _generation: None)
     before = engine.speculation_counters()
     start = time.perf_counter()
     if level == "concurrency_1":
-        coro = _sequential(engine, items)
+        coro = _sequential(engine, items, progress)
     elif level == "fixed_qps":
-        coro = _poisson(engine, items, qps, seed)
+        coro = _poisson(engine, items, qps, seed, progress)
     else:
-        coro = _all_at_once(engine, items)
+        coro = _all_at_once(engine, items, progress)
     generations = asyncio.run(coro)
     return generations, time.perf_counter() - start, engine.speculation_counters() - before
 
@@ -101,7 +122,14 @@ def run_config(
                 + "…"
             )
             engine.reset_prefix_cache()
-            generations, wall, spec = run_level(engine, items, level, qps=rate, seed=seed)
+            generations, wall, spec = run_level(
+                engine,
+                items,
+                level,
+                qps=rate,
+                seed=seed,
+                progress=_reporter(config, level, len(items), say),
+            )
             summary = summarize([g.metrics for g in generations], wall)
             summary.update(_spec_summary(spec))
             if rate:
@@ -111,6 +139,20 @@ def run_config(
             if level == "concurrency_1":
                 run.outputs = [g.token_ids for g in generations]
     return run
+
+
+def _reporter(config: BenchConfig, level: str, total: int, say: Callable[[str], None]) -> Progress:
+    """Say each finished request: ``[off] concurrency_1 3/20 · 712 tokens in 41.2 s``."""
+    done = 0
+
+    def report(generation: Generation) -> None:
+        nonlocal done
+        done += 1
+        m = generation.metrics
+        tokens = f"{m.output_tokens} tokens in {m.e2e_s:.1f} s"
+        say(f"  [{config.name}] {level} {done}/{total} · {tokens}")
+
+    return report
 
 
 @contextmanager

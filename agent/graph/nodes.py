@@ -148,15 +148,8 @@ def score(state: AnalysisState, runtime: Runtime[AnalysisContext]) -> dict[str, 
     assert analysis is not None
     breakdown = score_analysis(reqs, analysis)
     info = runtime.context.engine.info
-    speculation = state["speculation"]
+    counters = state["speculation"]
     spec = info.speculation
-    spec_dict = {
-        "method": spec.method,
-        "num_speculative_tokens": spec.num_speculative_tokens if spec.enabled else None,
-        "prompt_lookup_max": spec.prompt_lookup_max if spec.enabled else None,
-        "prompt_lookup_min": spec.prompt_lookup_min if spec.enabled else None,
-        **speculation.to_dict(),
-    }
     job, candidate = state["job"], state["candidate"]
     report = MatchReport(
         job={"title": job.title, "company": job.company, "location": job.location},
@@ -171,7 +164,7 @@ def score(state: AnalysisState, runtime: Runtime[AnalysisContext]) -> dict[str, 
         metrics={
             **state["metrics"].to_dict(),
             "attempts": state["attempts"],
-            "speculation": spec_dict,
+            "speculation": {**spec.described(), **counters.to_dict()},
         },
         provenance=Provenance(
             engine=info.name,

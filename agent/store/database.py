@@ -119,6 +119,12 @@ class Database:
     def close(self) -> None:
         self.engine.dispose()
 
+    def __enter__(self) -> Database:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
     # -- migrations -------------------------------------------------------------------------
 
     def revision(self) -> str | None:

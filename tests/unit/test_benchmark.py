@@ -74,9 +74,13 @@ def test_workload_uses_labelled_pairs_in_order():
 def test_levels_run_every_request(level):
     items = build_workload(SAMPLES, 3)
     engine = ScriptedEngine().enqueue("a", "bb", "ccc")
-    generations, wall, spec = run_level(engine, items, level, qps=1000.0, seed=1)
+    finished = []
+    generations, wall, spec = run_level(
+        engine, items, level, qps=1000.0, seed=1, progress=finished.append
+    )
     assert len(generations) == 3 and wall >= 0
     assert len(engine.history) == 3
+    assert sorted(g.text for g in finished) == ["a", "bb", "ccc"], "progress hears every request"
     assert spec.drafts == 0
 
 
