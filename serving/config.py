@@ -92,7 +92,8 @@ class EngineSettings(BaseSettings):
         None, description="Where the embedded model is prepared; default: the user data dir."
     )
     dtype: Literal["auto", "bfloat16", "float16", "float32"] = Field(
-        "auto", description="auto: bfloat16 where the CPU has it natively, else float32."
+        "auto",
+        description="auto: float32 on CPUs, where bfloat16 ties break speculation's losslessness.",
     )
     max_model_len: int = Field(8192, ge=256, description="Context length (prompt + output).")
     max_tokens: int = Field(1536, ge=16, description="Upper bound on output tokens.")
