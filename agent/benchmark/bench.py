@@ -18,6 +18,7 @@ from serving.cpu import native_bf16
 
 RUN_ORDER = ("concurrency_1", "max_concurrency", "fixed_qps")  # fixed_qps derives from max
 QPS_SHARE = 0.7  # auto rate: this share of the first config's throughput at full concurrency
+FALLBACK_QPS = 0.05  # auto rate when max_concurrency is not among the levels
 
 
 def cpu_model() -> str:
@@ -82,19 +83,16 @@ def run_bench(
     runs: list[ConfigRun] = []
     rate: dict[str, float] = {}
 
-    def fixed_rate() -> float:
+    def fixed_rate(current: ConfigRun) -> float:
+        """``--qps``, else a share of the first config's full-load rate, then kept for all."""
         if "qps" not in rate:
-            measured = (
-                runs[0].levels.get("max_concurrency", {}).get("requests_per_s") if runs else None
-            )
-            rate["qps"] = qps or (QPS_SHARE * measured if measured else 0.05)
+            measured = current.levels.get("max_concurrency", {}).get("requests_per_s")
+            rate["qps"] = qps or (QPS_SHARE * measured if measured else FALLBACK_QPS)
         return rate["qps"]
 
     for config in configs:
         run = run_config(config, items, base, levels=ordered, qps=fixed_rate, seed=seed, say=say)
         runs.append(run)
-        if qps is None and len(runs) == 1 and "max_concurrency" in run.levels:
-            fixed_rate()
     return {
         "created_at": datetime.now(UTC).isoformat(timespec="seconds"),
         "machine": {

@@ -100,7 +100,7 @@ def run_config(
     base: EngineSettings,
     *,
     levels: tuple[str, ...],
-    qps: Callable[[], float],
+    qps: Callable[[ConfigRun], float],  # asked with this run's levels so far
     seed: int,
     say: Callable[[str], None],
 ) -> ConfigRun:
@@ -115,7 +115,7 @@ def run_config(
     with engine:
         engine.generate(WARMUP)
         for level in levels:
-            rate = qps() if level == "fixed_qps" else 0.0
+            rate = qps(run) if level == "fixed_qps" else 0.0
             say(
                 f"[{config.name}] {level}: {len(items)} requests"
                 + (f" at {rate:.3f} req/s" if rate else "")

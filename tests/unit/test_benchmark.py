@@ -1,13 +1,14 @@
 import pytest
 
+from agent.benchmark import bench as bench_module
 from agent.benchmark.autotune import choose, search_grid
 from agent.benchmark.bench import format_table
 from agent.benchmark.configs import default_configs, parse_config
 from agent.benchmark.plots import write_plots
-from agent.benchmark.runner import first_difference, run_level
+from agent.benchmark.runner import ConfigRun, first_difference, run_level
 from agent.benchmark.stats import percentile, summarize
 from agent.benchmark.workload import build_workload, labelled_pairs
-from serving.config import SpeculationConfig
+from serving.config import EngineSettings, SpeculationConfig
 from serving.fake_engine import ScriptedEngine
 from serving.metrics import RequestMetrics
 from tests.conftest import SAMPLES
@@ -217,3 +218,31 @@ def test_speculative_configs_compare_with_off_of_the_same_cpu_options():
     assert _baseline(runs[2], runs).config.name == "off:dtype=float32"
     assert _baseline(ConfigRun(parse_config("ngram")), runs).config.name == "off"
     assert parse_config("ngram:cache=0").engine == {"prefix_caching": False}
+
+
+def test_auto_rate_is_a_share_of_the_first_configs_full_load_rate(monkeypatch):
+    """fixed_qps runs after max_concurrency, at QPS_SHARE of the first config's measured rate."""
+    rates: list[float] = []
+
+    def fake_run_config(config, items, base, *, levels, qps, seed, say):
+        run = ConfigRun(config)
+        full = 0.2 if config.name == "off" else 0.5
+        run.levels["max_concurrency"] = {"requests_per_s": full}
+        rates.append(qps(run))
+        run.levels["fixed_qps"] = {"qps": rates[-1]}
+        return run
+
+    monkeypatch.setattr(bench_module, "run_config", fake_run_config)
+    monkeypatch.setattr(bench_module, "_vllm_version", lambda: "test")
+    configs = [parse_config("off"), parse_config("ngram")]
+    items = build_workload(SAMPLES, 2)
+    bench_module.run_bench(
+        configs,
+        items,
+        EngineSettings(),
+        levels=("concurrency_1", "max_concurrency", "fixed_qps"),
+        qps=None,
+        seed=0,
+        say=lambda _: None,
+    )
+    assert rates == [pytest.approx(0.14), pytest.approx(0.14)], "one rate, from off's full load"
