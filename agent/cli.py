@@ -188,7 +188,7 @@ def bench(
         list[str] | None,
         typer.Option(
             help="Engine config, repeatable: off | ngram:k=8,min=2,max=5, each optionally "
-            "with ,eager=0|1, ,bind=auto|nobind|CPUS, ,dtype=float32|bfloat16, ,cache=0|1 "
+            "with ,eager=0|1, ,bind=all|auto|nobind|CPUS, ,dtype=float32|bfloat16, ,cache=0|1 "
             "(e.g. off:eager=0) [off and the configured speculation]."
         ),
     ] = None,

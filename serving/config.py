@@ -17,6 +17,8 @@ from platformdirs import user_config_dir, user_data_dir
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from serving.cpu import CPU_BIND_PATTERN
+
 
 class SpeculationConfig(BaseModel):
     """N-gram (prompt-lookup) speculative decoding, or ``off``."""
@@ -104,6 +106,12 @@ class EngineSettings(BaseSettings):
         True, description="Forbid free whitespace in structured output (fewer tokens)."
     )
     enforce_eager: bool = Field(True, description="Skip graph compilation (fast start-up).")
+    cpu_bind: str = Field(
+        "all",
+        pattern=CPU_BIND_PATTERN,
+        description="CPU build: the model's OpenMP threads on every CPU (all), vLLM's auto "
+        "(keeps a core for its scheduler), nobind, or a CPU list such as 0-3.",
+    )
     prefix_caching: bool = Field(
         True,
         description="Reuse the prefill of shared prompt prefixes (faster; greedy output may "

@@ -16,7 +16,7 @@ from collections.abc import Coroutine
 from typing import Any, TypeVar
 
 from serving.config import EngineSettings
-from serving.cpu import resolve_dtype
+from serving.cpu import BIND_ENV, resolve_cpu_bind, resolve_dtype, scoped_environ
 from serving.embedded_model import resolve_model
 from serving.engine import EngineError, EngineInfo, Generation, GenerationRequest, Message
 from serving.metrics import RequestMetrics, SpeculationCounters
@@ -77,8 +77,11 @@ class VLLMEngine:
         from vllm.v1.engine.async_llm import AsyncLLM
 
         s = self.settings
-        dtype = resolve_dtype(s.dtype, on_cpu=current_platform.is_cpu())
+        on_cpu = current_platform.is_cpu()
+        dtype = resolve_dtype(s.dtype, on_cpu=on_cpu)
         self.info.extra["dtype"] = dtype
+        env = {BIND_ENV: resolve_cpu_bind(s.cpu_bind)} if on_cpu else {}
+        self.info.extra.update(cpu_bind=env.get(BIND_ENV))
         args = AsyncEngineArgs(
             model=model,
             dtype=dtype,
@@ -93,7 +96,8 @@ class VLLMEngine:
                 backend="xgrammar", disable_any_whitespace=s.compact_json
             ),
         )
-        return AsyncLLM.from_engine_args(args)
+        with scoped_environ(env):  # read by the engine's processes as they start
+            return AsyncLLM.from_engine_args(args)
 
     def _run(self, coro: Coroutine[Any, Any, T]) -> T:
         return asyncio.run_coroutine_threadsafe(coro, self._loop).result()

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import platform
+import time
 from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
@@ -44,7 +45,7 @@ def _lossless(off: ConfigRun | None, run: ConfigRun, items: list[WorkItem]) -> d
 
 
 def _cpu_options(run: ConfigRun) -> dict[str, Any]:
-    return {**run.config.engine, **run.config.env}
+    return dict(run.config.engine)
 
 
 def _baseline(run: ConfigRun, runs: list[ConfigRun]) -> ConfigRun | None:
@@ -60,6 +61,7 @@ def _config_result(run: ConfigRun, off: ConfigRun | None, items: list[WorkItem])
         "name": run.config.name,
         "baseline": off.config.name if off is not None else None,
         "cpu_options": _cpu_options(run),
+        "engine_start_s": run.engine_start_s,
         **spec.described(),
         **run.levels,
         "acceptance_rate": run.speculation.acceptance_rate,
@@ -79,6 +81,7 @@ def run_bench(
     seed: int,
     say: Callable[[str], None],
 ) -> dict[str, Any]:
+    started = time.perf_counter()
     ordered = tuple(level for level in RUN_ORDER if level in levels)
     runs: list[ConfigRun] = []
     rate: dict[str, float] = {}
@@ -101,11 +104,15 @@ def run_bench(
             "native_bf16": native_bf16(),
         },
         "model": base.model or "embedded SmolLM2-135M-Instruct",
+        "engine_settings": base.model_dump(
+            include={"dtype", "enforce_eager", "cpu_bind", "prefix_caching", "compact_json"}
+        ),
         "vllm_version": _vllm_version(),
         "pairs": len(items),
         "seed": seed,
         "levels": list(ordered),
         "configs": [_config_result(r, _baseline(r, runs), items) for r in runs],
+        "run_s": round(time.perf_counter() - started, 1),
     }
 
 
@@ -168,4 +175,6 @@ def format_table(results: dict[str, Any]) -> str:
             f"{'n/a' if exact is None else f'{exact:.0%}'}"
             + (f" (first differences: {config['mismatches'][:3]})" if config["mismatches"] else "")
         )
+    if "run_s" in results:
+        lines.append(f"Run time: {results['run_s'] / 60:.1f} min (engine starts included)")
     return "\n".join(lines)

@@ -1,10 +1,11 @@
 """Engine configurations to compare: ``off`` or ``ngram:k=5,min=2,max=5``, plus CPU options.
 
 CPU serving options can follow either form: ``eager=0`` compiles the model graph (slower
-start-up), ``bind=nobind`` (or a CPU list such as ``bind=0-1``) sets vLLM's OpenMP thread
-binding, ``dtype=float32|bfloat16`` the weights' and activations' type, ``cache=0`` turns
-prefix caching off. Examples: ``off:eager=0``, ``ngram:k=5,min=2,max=5,dtype=float32``.
-Each speculative config is compared with the ``off`` config that has the same CPU options.
+start-up), ``bind=auto|nobind|all`` (or a CPU list such as ``bind=0-1``) sets the model's
+OpenMP thread binding (the ``cpu_bind`` setting), ``dtype=float32|bfloat16`` the weights' and
+activations' type, ``cache=0`` turns prefix caching off. Examples: ``off:eager=0``,
+``ngram:k=5,min=2,max=5,dtype=float32``. Each speculative config is compared with the ``off``
+config that has the same CPU options.
 """
 
 from __future__ import annotations
@@ -16,11 +17,11 @@ from typing import Any
 from pydantic import ValidationError
 
 from serving.config import SpeculationConfig
+from serving.cpu import CPU_BIND_PATTERN
 
 _SPEC_KEYS = {"k": "num_speculative_tokens", "min": "prompt_lookup_min", "max": "prompt_lookup_max"}
-_BIND = re.compile(r"^(auto|nobind|[0-9][0-9,\-|]*)$")
 USAGE = (
-    "use 'off' or 'ngram:k=5,min=2,max=5', optionally with eager=0|1, bind=auto|nobind|CPUS, "
+    "use 'off' or 'ngram:k=5,min=2,max=5', optionally with eager=0|1, bind=all|auto|nobind|CPUS, "
     "dtype=float32|bfloat16, cache=0|1"
 )
 _DTYPES = {"float32", "bfloat16", "float16"}
@@ -31,18 +32,17 @@ class BenchConfig:
     name: str
     speculation: SpeculationConfig
     engine: dict[str, Any] = field(default_factory=dict)  # EngineSettings overrides
-    env: dict[str, str] = field(default_factory=dict)  # set while the engine starts
 
 
-def _cpu_option(key: str, raw: str, text: str, engine: dict[str, Any], env: dict[str, str]):
+def _cpu_option(key: str, raw: str, text: str, engine: dict[str, Any]) -> None:
     if key == "eager" and raw in {"0", "1"}:
         engine["enforce_eager"] = raw == "1"
     elif key == "cache" and raw in {"0", "1"}:
         engine["prefix_caching"] = raw == "1"
     elif key == "dtype" and raw in _DTYPES:
         engine["dtype"] = raw
-    elif key == "bind" and _BIND.match(raw):
-        env["VLLM_CPU_OMP_THREADS_BIND"] = raw
+    elif key == "bind" and re.match(CPU_BIND_PATTERN, raw):
+        engine["cpu_bind"] = raw
     else:
         raise ValueError(f"bad setting {key}={raw!r} in {text!r}: {USAGE}")
 
@@ -60,7 +60,6 @@ def parse_config(text: str) -> BenchConfig:
         raise ValueError(f"unknown config {text!r}: {USAGE}")
     values: dict[str, int] = {}
     engine: dict[str, Any] = {}
-    env: dict[str, str] = {}
     extras: list[str] = []
     for part in filter(None, params.split(",")):
         key, _, raw = part.partition("=")
@@ -69,7 +68,7 @@ def parse_config(text: str) -> BenchConfig:
                 raise ValueError(f"bad setting {part!r} in {text!r}: use k=N, min=N, max=N")
             values[_SPEC_KEYS[key]] = int(raw)
         elif key in {"eager", "bind", "dtype", "cache"}:
-            _cpu_option(key, raw, text, engine, env)
+            _cpu_option(key, raw, text, engine)
             extras.append(part)
         else:
             raise ValueError(f"bad setting {part!r} in {text!r}: {USAGE}")
@@ -78,4 +77,4 @@ def parse_config(text: str) -> BenchConfig:
     except ValidationError as exc:
         raise ValueError(f"invalid config {text!r}: {exc.errors()[0]['msg']}") from None
     name = ",".join([spec.label, *extras]) if spec.enabled else ":".join(["off", ",".join(extras)])
-    return BenchConfig(name.rstrip(":"), spec, engine, env)
+    return BenchConfig(name.rstrip(":"), spec, engine)

@@ -3,11 +3,9 @@
 from __future__ import annotations
 
 import asyncio
-import os
 import random
 import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -32,6 +30,7 @@ class ConfigRun:
     levels: dict[str, dict[str, Any]] = field(default_factory=dict)
     outputs: list[list[int]] = field(default_factory=list)  # concurrency_1, in workload order
     speculation: SpeculationCounters = field(default_factory=SpeculationCounters)
+    engine_start_s: float = 0.0
 
 
 Progress = Callable[[Generation], None]
@@ -110,10 +109,10 @@ def run_config(
     run = ConfigRun(config)
     say(f"[{config.name}] starting engine…")
     settings = base.model_copy(update={"speculation": config.speculation, **config.engine})
-    with _environment(config.env):
-        engine = VLLMEngine(settings)  # its processes read the environment as they start
-    with engine:
+    started = time.perf_counter()
+    with VLLMEngine(settings) as engine:
         engine.generate(WARMUP)
+        run.engine_start_s = round(time.perf_counter() - started, 1)
         for level in levels:
             rate = qps(run) if level == "fixed_qps" else 0.0
             say(
@@ -153,20 +152,6 @@ def _reporter(config: BenchConfig, level: str, total: int, say: Callable[[str], 
         say(f"  [{config.name}] {level} {done}/{total} · {tokens}")
 
     return report
-
-
-@contextmanager
-def _environment(values: dict[str, str]) -> Iterator[None]:
-    saved = {key: os.environ.get(key) for key in values}
-    os.environ.update(values)
-    try:
-        yield
-    finally:
-        for key, old in saved.items():
-            if old is None:
-                os.environ.pop(key, None)
-            else:
-                os.environ[key] = old
 
 
 def _spec_summary(spec: SpeculationCounters) -> dict[str, Any]:

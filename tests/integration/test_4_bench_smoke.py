@@ -29,6 +29,7 @@ def test_bench_smoke_run_writes_results_and_plots(engines, tmp_path):
     results = json.loads((tmp_path / "results.json").read_text())
     assert results["pairs"] == 2 and results["vllm_version"]
     assert results["machine"]["cores"] >= 1 and results["machine"]["cpu_model"]
+    assert results["run_s"] > sum(c["engine_start_s"] for c in results["configs"]) > 0
     off, ngram = results["configs"]
     assert (off["method"], ngram["method"]) == ("off", "ngram")
     shipped = SpeculationConfig()  # conftest hides any user settings file
@@ -47,4 +48,4 @@ def test_bench_smoke_run_writes_results_and_plots(engines, tmp_path):
     assert all(m["first_diff_token"] >= 0 for m in ngram["mismatches"])
     for plot in ("tpot.png", "p90_latency.png", "acceptance_per_position.png", "latency_cdf.png"):
         assert (tmp_path / plot).stat().st_size > 5000, plot
-    assert shipped.label in out.stdout and "TPOT" in out.stdout
+    assert shipped.label in out.stdout and "TPOT" in out.stdout and "Run time:" in out.stdout

@@ -145,8 +145,7 @@ def test_plots_are_written_as_png(tmp_path):
 def test_cpu_options_in_configs():
     compiled = parse_config("ngram:k=4,min=1,max=4,eager=0,bind=nobind")
     assert compiled.name == "ngram:k=4,min=1,max=4,eager=0,bind=nobind"
-    assert compiled.engine == {"enforce_eager": False}
-    assert compiled.env == {"VLLM_CPU_OMP_THREADS_BIND": "nobind"}
+    assert compiled.engine == {"enforce_eager": False, "cpu_bind": "nobind"}
     off = parse_config("off:eager=0")
     assert (off.name, off.speculation.enabled, off.engine) == (
         "off:eager=0",
@@ -236,7 +235,7 @@ def test_auto_rate_is_a_share_of_the_first_configs_full_load_rate(monkeypatch):
     monkeypatch.setattr(bench_module, "_vllm_version", lambda: "test")
     configs = [parse_config("off"), parse_config("ngram")]
     items = build_workload(SAMPLES, 2)
-    bench_module.run_bench(
+    results = bench_module.run_bench(
         configs,
         items,
         EngineSettings(),
@@ -246,3 +245,4 @@ def test_auto_rate_is_a_share_of_the_first_configs_full_load_rate(monkeypatch):
         say=lambda _: None,
     )
     assert rates == [pytest.approx(0.14), pytest.approx(0.14)], "one rate, from off's full load"
+    assert results["run_s"] >= 0 and results["engine_settings"]["cpu_bind"] == "all"

@@ -94,3 +94,37 @@ def test_auto_dtype_is_float32_on_cpus_for_lossless_speculation():
     assert resolve_dtype("auto", on_cpu=True) == "float32"
     assert resolve_dtype("bfloat16", on_cpu=True) == "bfloat16"
     assert resolve_dtype("auto", on_cpu=False) == "auto"
+
+
+def test_cpu_bind_all_means_every_cpu_this_process_may_use():
+    import os
+
+    from serving.cpu import resolve_cpu_bind
+
+    assert EngineSettings().cpu_bind == "all"
+    cpus = resolve_cpu_bind("all").split(",")
+    assert sorted(int(c) for c in cpus) == sorted(os.sched_getaffinity(0))
+    assert resolve_cpu_bind("auto") == "auto"
+    assert resolve_cpu_bind("0-1|2-3") == "0-1|2-3"
+
+
+def test_bad_cpu_bind_is_refused():
+    from serving.cpu import resolve_cpu_bind
+
+    with pytest.raises(ValidationError, match="cpu_bind"):
+        EngineSettings(cpu_bind="everything")
+    with pytest.raises(ValueError, match="bad CPU binding 'one'"):
+        resolve_cpu_bind("one")
+
+
+def test_scoped_environ_restores_what_was_there(monkeypatch):
+    import os
+
+    from serving.cpu import scoped_environ
+
+    monkeypatch.setenv("HA_TEST_KEPT", "old")
+    monkeypatch.delenv("HA_TEST_NEW", raising=False)
+    with scoped_environ({"HA_TEST_KEPT": "new", "HA_TEST_NEW": "1"}):
+        assert (os.environ["HA_TEST_KEPT"], os.environ["HA_TEST_NEW"]) == ("new", "1")
+    assert os.environ["HA_TEST_KEPT"] == "old"
+    assert "HA_TEST_NEW" not in os.environ
