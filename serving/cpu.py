@@ -48,6 +48,23 @@ def resolve_dtype(dtype: str, *, on_cpu: bool) -> str:
 
 CPU_BIND_PATTERN = r"^(all|auto|nobind|[0-9][0-9,\-|]*)$"
 BIND_ENV = "VLLM_CPU_OMP_THREADS_BIND"
+NUMBA_LAYER_ENV = "NUMBA_THREADING_LAYER"
+
+
+def engine_environment(bind: str) -> dict[str, str]:
+    """Environment for the CPU engine's processes: thread binding, and numba off OpenMP.
+
+    vLLM's n-gram proposer runs numba with ``set_num_threads(1)`` and then restores numba's
+    default, which in the bound worker is 1 (its main thread is pinned to one CPU). With
+    numba's OpenMP layer that also sets PyTorch's OpenMP threads to 1, so after the first
+    speculative step the model ran on one core whatever the binding (seen with
+    ``torch.get_num_threads()`` in the worker: 2 before the first request, 1 after).
+    numba's own ``workqueue`` layer leaves OpenMP alone. A layer the user chose is kept.
+    """
+    return {
+        BIND_ENV: resolve_cpu_bind(bind),
+        NUMBA_LAYER_ENV: os.environ.get(NUMBA_LAYER_ENV, "workqueue"),
+    }
 
 
 def resolve_cpu_bind(bind: str) -> str:

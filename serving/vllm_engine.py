@@ -16,7 +16,7 @@ from collections.abc import Coroutine
 from typing import Any, TypeVar
 
 from serving.config import EngineSettings
-from serving.cpu import BIND_ENV, resolve_cpu_bind, resolve_dtype, scoped_environ
+from serving.cpu import BIND_ENV, engine_environment, resolve_dtype, scoped_environ
 from serving.embedded_model import resolve_model
 from serving.engine import EngineError, EngineInfo, Generation, GenerationRequest, Message
 from serving.metrics import RequestMetrics, SpeculationCounters
@@ -80,7 +80,7 @@ class VLLMEngine:
         on_cpu = current_platform.is_cpu()
         dtype = resolve_dtype(s.dtype, on_cpu=on_cpu)
         self.info.extra["dtype"] = dtype
-        env = {BIND_ENV: resolve_cpu_bind(s.cpu_bind)} if on_cpu else {}
+        env = engine_environment(s.cpu_bind) if on_cpu else {}
         self.info.extra.update(cpu_bind=env.get(BIND_ENV))
         args = AsyncEngineArgs(
             model=model,

@@ -128,3 +128,13 @@ def test_scoped_environ_restores_what_was_there(monkeypatch):
         assert (os.environ["HA_TEST_KEPT"], os.environ["HA_TEST_NEW"]) == ("new", "1")
     assert os.environ["HA_TEST_KEPT"] == "old"
     assert "HA_TEST_NEW" not in os.environ
+
+
+def test_engine_environment_keeps_numba_off_openmp_unless_chosen(monkeypatch):
+    from serving.cpu import engine_environment
+
+    monkeypatch.delenv("NUMBA_THREADING_LAYER", raising=False)
+    env = engine_environment("auto")
+    assert env == {"VLLM_CPU_OMP_THREADS_BIND": "auto", "NUMBA_THREADING_LAYER": "workqueue"}
+    monkeypatch.setenv("NUMBA_THREADING_LAYER", "tbb")
+    assert engine_environment("auto")["NUMBA_THREADING_LAYER"] == "tbb"
