@@ -62,18 +62,21 @@ def _parse(url: str) -> URL:
     return parsed
 
 
+WAL_SWITCH_ATTEMPTS = 50  # 0.1 s apart
+
+
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     dbapi_connection.isolation_level = None  # SQLAlchemy's "begin" below starts transactions
     cursor = dbapi_connection.cursor()
     cursor.execute("PRAGMA busy_timeout=30000")
     # Switching a new file to WAL can fail at once with "database is locked" while another
     # process does the same (SQLite does not always wait for that lock): retry briefly.
-    for attempt in range(50):
+    for attempts_left in reversed(range(WAL_SWITCH_ATTEMPTS)):
         try:
             cursor.execute("PRAGMA journal_mode=WAL")
             break
         except sqlite3.OperationalError:
-            if attempt == 49:
+            if not attempts_left:
                 raise
             time.sleep(0.1)
     cursor.execute("PRAGMA foreign_keys=ON")
