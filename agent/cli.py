@@ -187,7 +187,7 @@ def bench(
     config: Annotated[
         list[str] | None,
         typer.Option(
-            help="Engine config, repeatable: off | ngram:k=8,min=2,max=5, each optionally "
+            help="Engine config, repeatable: off | ngram:k=16,min=2,max=5, each optionally "
             "with ,eager=0|1, ,bind=all|auto|nobind|CPUS, ,dtype=float32|bfloat16, ,cache=0|1 "
             "(e.g. off:eager=0) [off and the configured speculation]."
         ),
@@ -209,7 +209,7 @@ def bench(
     autotune: Annotated[
         bool, typer.Option(help="Search k × min × max and pick the best setting.")
     ] = False,
-    k: Annotated[str, typer.Option(help="Autotune: draft lengths to try.")] = "3,5,8",
+    k: Annotated[str, typer.Option(help="Autotune: draft lengths to try.")] = "5,8,16",
     min_n: Annotated[str, typer.Option("--min", help="Autotune: shortest n-grams.")] = "1,2",
     max_n: Annotated[str, typer.Option("--max", help="Autotune: longest n-grams.")] = "3,5",
     write: Annotated[

@@ -27,7 +27,7 @@ class SpeculationConfig(BaseModel):
 
     method: Literal["ngram", "off"] = "ngram"
     num_speculative_tokens: int = Field(
-        8, ge=1, le=32, description="Draft tokens per step (autotune pick, docs/benchmarks.md)."
+        16, ge=1, le=32, description="Draft tokens per step (fastest measured, docs/benchmarks.md)."
     )
     prompt_lookup_max: int = Field(5, ge=1, le=32, description="Longest n-gram matched.")
     prompt_lookup_min: int = Field(2, ge=1, le=32, description="Shortest n-gram matched.")

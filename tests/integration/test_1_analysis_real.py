@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 import pytest
 
 from agent.analysis import analyze
@@ -43,3 +45,23 @@ def test_speculation_drafts_and_accepts(speculative_outputs):
     assert 0 < counters.accepted_tokens <= counters.draft_tokens
     assert counters.mean_acceptance_length > 1.0
     assert sum(counters.accepted_per_position) == counters.accepted_tokens
+
+
+def _torch_threads(_worker: object) -> int:
+    """Runs inside vLLM's model worker (through ``collective_rpc``)."""
+    import torch
+
+    return torch.get_num_threads()
+
+
+def test_speculation_leaves_the_model_every_cpu(engines, speculative_outputs):
+    """vLLM's n-gram proposer once cut PyTorch to one thread after the first speculative step.
+
+    It calls numba's ``set_num_threads``; under numba's OpenMP layer that is PyTorch's OpenMP
+    pool too. The engine starts vLLM with numba's workqueue layer, so the model keeps the CPUs
+    of ``cpu_bind=all`` (the default) after speculating.
+    """
+    engine = engines.get(NGRAM)  # has just generated every sample pair speculatively
+    assert engine.settings.cpu_bind == "all"
+    threads = engine._run(engine._llm.collective_rpc(_torch_threads))
+    assert threads == [len(os.sched_getaffinity(0))]

@@ -22,7 +22,7 @@ def test_parse_configs():
         1,
         4,
     )
-    assert parse_config("ngram").name == "ngram:k=8,min=2,max=5"
+    assert parse_config("ngram").name == "ngram:k=16,min=2,max=5"
 
 
 def test_default_configs_compare_off_with_the_configured_speculation():

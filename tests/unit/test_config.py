@@ -8,11 +8,11 @@ def test_defaults_are_ngram_with_explicit_lookup_bounds():
     spec = SpeculationConfig()
     assert spec.to_vllm() == {
         "method": "ngram",
-        "num_speculative_tokens": 8,
+        "num_speculative_tokens": 16,
         "prompt_lookup_max": 5,
         "prompt_lookup_min": 2,
     }
-    assert spec.label == "ngram:k=8,min=2,max=5"
+    assert spec.label == "ngram:k=16,min=2,max=5"
 
 
 def test_off_gives_no_speculative_config():
