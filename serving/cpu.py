@@ -74,7 +74,8 @@ def resolve_cpu_bind(bind: str) -> str:
     ``auto`` keeps one core per worker free for its scheduler process, which on a 2-core machine
     leaves the model one core. Measured on a 2-core EPYC, one request at a time
     (docs/benchmarks.md): TPOT without speculation 78.6 ms with ``auto``, 59.6 ms with both
-    cores (2 pairs); n-gram 21.3 ms and 19.7 ms (3 pairs, before the numba fix below).
+    cores (2 pairs); n-gram 21.3 ms and 19.7 ms (3 pairs, before the numba fix in
+    ``engine_environment``).
     """
     if not re.match(CPU_BIND_PATTERN, bind):
         raise ValueError(f"bad CPU binding {bind!r}: use all, auto, nobind or a list like 0-3")
