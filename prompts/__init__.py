@@ -37,10 +37,11 @@ def render_chat(prefix: str, **context: Any) -> list[dict[str, str]]:
     ]
 
 
-def template_version(prefix: str) -> str:
-    """Short hash of every template the prompt uses; goes into provenance."""
+def template_version() -> str:
+    """Short hash of every template (analysis, repair, requirements): goes into provenance, so
+    a change to any prompt an analysis may use makes a new analysis, not an old row."""
     digest = hashlib.sha256()
-    for path in sorted(TEMPLATE_DIR.glob(f"{prefix}_*.j2")):
+    for path in sorted(TEMPLATE_DIR.glob("*.j2")):
         digest.update(path.name.encode())
         digest.update(path.read_bytes())
     return digest.hexdigest()[:12]

@@ -48,7 +48,8 @@ class Provenance(BaseModel):
     model: str
     speculation: dict[str, Any]
     engine_settings: dict[str, Any] = Field(default_factory=dict)
-    prompt_version: str
+    prompt_version: str = Field(description="Hash of every prompt template.")
+    rubric_version: str | None = Field(None, description="Hash of the scoring constants.")
     job_hash: str
     candidate_hash: str
     requirements_hash: str

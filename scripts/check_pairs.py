@@ -17,12 +17,13 @@ import statistics
 from pathlib import Path
 from typing import Any
 
-from agent.analysis import AnalysisFailedError, analyze
 from agent.benchmark.workload import labelled_pairs
-from agent.inputs import load_candidate, load_job
+from agent.errors import AnalysisFailedError
+from agent.ingest.files import load_candidate, load_job
+from agent.service import analyze
 from schemas.report import MatchReport
 from serving.config import SpeculationConfig, get_settings
-from serving.vllm_engine import VLLMEngine
+from serving.factory import open_engine
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -41,8 +42,8 @@ def report_problems(report_json: str, candidate_text: str) -> list[str]:
 
 def run(spec: SpeculationConfig, pairs: list[tuple[str, str]], data: Path) -> list[dict[str, Any]]:
     rows = []
-    settings = get_settings().model_copy(update={"speculation": spec})
-    with VLLMEngine(settings) as engine:
+    settings = get_settings().model_copy(update={"speculation": spec, "engine_url": None})
+    with open_engine(settings) as engine:
         for job_id, cand_id in pairs:
             job = load_job(data / "jobs" / f"{job_id}.md")
             candidate = load_candidate(data / "candidates" / f"{cand_id}.md")

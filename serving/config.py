@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Literal
 
 from platformdirs import user_config_dir, user_data_dir
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, SecretStr, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from serving.cpu import CPU_BIND_PATTERN
@@ -118,6 +118,18 @@ class EngineSettings(BaseSettings):
         "then differ at near-ties between a request's first and later runs).",
     )
     max_num_seqs: int = Field(64, ge=1, description="Requests batched together at most.")
+    engine_url: str | None = Field(
+        None,
+        pattern=r"^https?://",
+        description="A vLLM server's OpenAI-compatible base URL (http://host:port/v1): every "
+        "command then uses that server instead of starting vLLM in-process.",
+    )
+    engine_api_key: SecretStr | None = Field(
+        None, description="Bearer key for the vLLM server (its --api-key), if it asks for one."
+    )
+    engine_timeout_s: float = Field(
+        600.0, gt=0, description="Longest wait for one answer from the vLLM server, in seconds."
+    )
     seed: int = 0
     speculation: SpeculationConfig = SpeculationConfig()
 

@@ -37,6 +37,8 @@ class Generation:
     finish_reason: str | None
     metrics: RequestMetrics
     logprobs: list[dict[int, float]] | None = None  # per output token: token id → logprob
+    # this request's own speculation figures (drafts, draft and accepted tokens)
+    speculation: SpeculationCounters = field(default_factory=SpeculationCounters)
 
 
 @dataclass(frozen=True)
@@ -52,7 +54,8 @@ class EngineInfo:
 
 @runtime_checkable
 class Engine(Protocol):
-    """Generates chat completions. Implementations: ``VLLMEngine`` and ``ScriptedEngine``."""
+    """Generates chat completions: ``VLLMEngine`` (in-process), ``RemoteEngine`` (a vLLM server),
+    ``ScriptedEngine`` (unit tests). ``serving.factory.open_engine`` picks one from the settings."""
 
     info: EngineInfo
 
@@ -77,3 +80,7 @@ class Engine(Protocol):
         ...
 
     def close(self) -> None: ...
+
+    def __enter__(self) -> Engine: ...
+
+    def __exit__(self, *exc: object) -> None: ...

@@ -71,3 +71,9 @@ class ScriptedEngine:
 
     def close(self) -> None:
         self._queue.clear()
+
+    def __enter__(self) -> ScriptedEngine:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

@@ -1,4 +1,4 @@
-"""Speed figures: per-request timings and engine-level speculation counters."""
+"""Speed figures: per-request timings, and speculation counters per request or per engine."""
 
 from __future__ import annotations
 
@@ -38,12 +38,31 @@ class RequestMetrics:
 
 @dataclass(frozen=True)
 class SpeculationCounters:
-    """Cumulative n-gram speculation counters of one engine (vLLM's spec_decode metrics)."""
+    """N-gram speculation counters: one request's, or an engine's cumulative (vLLM's
+    spec_decode metrics)."""
 
     drafts: int = 0
     draft_tokens: int = 0
     accepted_tokens: int = 0
     accepted_per_position: tuple[int, ...] = field(default_factory=tuple)
+
+    @classmethod
+    def from_histogram(cls, histogram: list[int], draft_tokens: int) -> SpeculationCounters:
+        """One request's figures from vLLM's per-request acceptance histogram.
+
+        ``histogram[j]`` counts the verify steps that accepted ``j`` draft tokens (vLLM's
+        ``RequestSpecDecodeMetrics``, or ``metrics.speculative_decoding.acceptance_histogram``
+        in a server's response); position ``i`` was accepted in every step with ``j > i``.
+        """
+        accepted_per_position = tuple(
+            sum(histogram[i + 1 :]) for i in range(max(len(histogram) - 1, 0))
+        )
+        return cls(
+            drafts=sum(histogram),
+            draft_tokens=draft_tokens,
+            accepted_tokens=sum(j * count for j, count in enumerate(histogram)),
+            accepted_per_position=accepted_per_position,
+        )
 
     def _combine(self, other: SpeculationCounters, sign: int) -> SpeculationCounters:
         width = max(len(self.accepted_per_position), len(other.accepted_per_position))

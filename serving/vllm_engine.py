@@ -92,6 +92,8 @@ class VLLMEngine:
             enable_prefix_caching=s.prefix_caching,
             speculative_config=s.speculation.to_vllm(),
             disable_log_stats=False,
+            # each answer carries its own drafts and acceptances (see _speculation)
+            per_request_spec_decode_metrics="summary" if s.speculation.enabled else "none",
             structured_outputs_config=StructuredOutputsConfig(
                 backend="xgrammar", disable_any_whitespace=s.compact_json
             ),
@@ -165,6 +167,7 @@ class VLLMEngine:
             logprobs=[{t: p.logprob for t, p in step.items()} for step in completion.logprobs]
             if completion.logprobs
             else None,
+            speculation=_speculation(completion),
         )
 
     async def agenerate(self, request: GenerationRequest) -> Generation:
@@ -223,6 +226,16 @@ class VLLMEngine:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def _speculation(completion: Any) -> SpeculationCounters:
+    """This request's own speculation figures (vLLM's per-request metrics; none when off)."""
+    per_request = getattr(completion, "spec_decode_metrics", None)
+    if per_request is None:
+        return SpeculationCounters()
+    return SpeculationCounters.from_histogram(
+        list(per_request.histogram), per_request.num_draft_tokens
+    )
 
 
 def _vllm_version() -> str:

@@ -13,7 +13,7 @@ from typing import Any
 
 from agent.benchmark.configs import BenchConfig
 from agent.benchmark.runner import ConfigRun, first_difference, run_config
-from agent.benchmark.workload import WorkItem
+from agent.benchmark.workload import Workload
 from serving.config import EngineSettings
 from serving.cpu import native_bf16
 
@@ -32,15 +32,15 @@ def cpu_model() -> str:
     return platform.processor() or "unknown"
 
 
-def _lossless(off: ConfigRun | None, run: ConfigRun, items: list[WorkItem]) -> dict[str, Any]:
+def _lossless(off: ConfigRun | None, run: ConfigRun, names: list[str]) -> dict[str, Any]:
     if off is None or not run.outputs or not off.outputs:
         return {"exact_match_rate": None, "mismatches": []}
     mismatches = []
-    for item, a, b in zip(items, run.outputs, off.outputs, strict=True):
+    for name, a, b in zip(names, run.outputs, off.outputs, strict=True):
         diff = first_difference(a, b)
         if diff is not None:
-            mismatches.append({"pair": item.name, "first_diff_token": diff})
-    rate = 1 - len(mismatches) / len(items)
+            mismatches.append({"pair": name, "first_diff_token": diff})
+    rate = 1 - len(mismatches) / len(names)
     return {"exact_match_rate": round(rate, 4), "mismatches": mismatches}
 
 
@@ -55,7 +55,7 @@ def _baseline(run: ConfigRun, runs: list[ConfigRun]) -> ConfigRun | None:
     return (same or offs or [None])[0]
 
 
-def _config_result(run: ConfigRun, off: ConfigRun | None, items: list[WorkItem]) -> dict[str, Any]:
+def _config_result(run: ConfigRun, off: ConfigRun | None, names: list[str]) -> dict[str, Any]:
     spec = run.config.speculation
     return {
         "name": run.config.name,
@@ -67,13 +67,13 @@ def _config_result(run: ConfigRun, off: ConfigRun | None, items: list[WorkItem])
         "acceptance_rate": run.speculation.acceptance_rate,
         "mean_acceptance_length": run.speculation.mean_acceptance_length,
         "acceptance_per_position": run.speculation.acceptance_per_position,
-        **_lossless(off, run, items),
+        **_lossless(off, run, names),
     }
 
 
 def run_bench(
     configs: list[BenchConfig],
-    items: list[WorkItem],
+    workload: Workload,
     base: EngineSettings,
     *,
     levels: tuple[str, ...],
@@ -94,7 +94,7 @@ def run_bench(
         return rate["qps"]
 
     for config in configs:
-        run = run_config(config, items, base, levels=ordered, qps=fixed_rate, seed=seed, say=say)
+        run = run_config(config, workload, base, levels=ordered, qps=fixed_rate, seed=seed, say=say)
         runs.append(run)
     return {
         "created_at": datetime.now(UTC).isoformat(timespec="seconds"),
@@ -108,10 +108,10 @@ def run_bench(
             include={"dtype", "enforce_eager", "cpu_bind", "prefix_caching", "compact_json"}
         ),
         "vllm_version": _vllm_version(),
-        "pairs": len(items),
+        "pairs": len(workload),
         "seed": seed,
         "levels": list(ordered),
-        "configs": [_config_result(r, _baseline(r, runs), items) for r in runs],
+        "configs": [_config_result(r, _baseline(r, runs), workload.names) for r in runs],
         "run_s": round(time.perf_counter() - started, 1),
     }
 

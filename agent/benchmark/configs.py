@@ -6,6 +6,10 @@ OpenMP thread binding (the ``cpu_bind`` setting), ``dtype=float32|bfloat16`` the
 activations' type, ``cache=0`` turns prefix caching off. Examples: ``off:eager=0``,
 ``ngram:k=5,min=2,max=5,dtype=float32``. Each speculative config is compared with the ``off``
 config that has the same CPU options.
+
+``server`` is the vLLM server at ``HIRING_ASSISTANT_ENGINE_URL`` as it was started (with the
+configured speculation, as `hiring-assistant model serve` starts it); the other configs always
+start an in-process engine.
 """
 
 from __future__ import annotations
@@ -16,13 +20,13 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from serving.config import SpeculationConfig
+from serving.config import EngineSettings, SpeculationConfig
 from serving.cpu import CPU_BIND_PATTERN
 
 _SPEC_KEYS = {"k": "num_speculative_tokens", "min": "prompt_lookup_min", "max": "prompt_lookup_max"}
 USAGE = (
-    "use 'off' or 'ngram:k=5,min=2,max=5', optionally with eager=0|1, bind=all|auto|nobind|CPUS, "
-    "dtype=float32|bfloat16, cache=0|1"
+    "use 'off', 'server' or 'ngram:k=5,min=2,max=5', optionally with eager=0|1, "
+    "bind=all|auto|nobind|CPUS, dtype=float32|bfloat16, cache=0|1"
 )
 _DTYPES = {"float32", "bfloat16", "float16"}
 
@@ -32,6 +36,16 @@ class BenchConfig:
     name: str
     speculation: SpeculationConfig
     engine: dict[str, Any] = field(default_factory=dict)  # EngineSettings overrides
+    server: bool = False  # the vLLM server at the engine URL, not an in-process engine
+
+    def settings(self, base: EngineSettings) -> EngineSettings:
+        """The engine settings of this config: ``base`` with its overrides."""
+        if self.server:
+            if not base.engine_url:
+                raise ValueError("config 'server' needs HIRING_ASSISTANT_ENGINE_URL")
+            return base
+        update = {"speculation": self.speculation, "engine_url": None, **self.engine}
+        return base.model_copy(update=update)
 
 
 def _cpu_option(key: str, raw: str, text: str, engine: dict[str, Any]) -> None:
@@ -52,9 +66,13 @@ def default_configs(configured: SpeculationConfig) -> tuple[str, str]:
     return ("off", (configured if configured.enabled else SpeculationConfig()).label)
 
 
-def parse_config(text: str) -> BenchConfig:
-    """Parse one ``--config`` value; ValueError with a one-line message when malformed."""
+def parse_config(text: str, configured: SpeculationConfig | None = None) -> BenchConfig:
+    """Parse one ``--config`` value; ValueError with a one-line message when malformed.
+
+    ``configured`` is the speculation a ``server`` config runs with (the settings')."""
     text = text.strip()
+    if text == "server":
+        return BenchConfig("server", configured or SpeculationConfig(), server=True)
     method, _, params = text.partition(":")
     if method not in {"off", "ngram"}:
         raise ValueError(f"unknown config {text!r}: {USAGE}")

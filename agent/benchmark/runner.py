@@ -11,7 +11,7 @@ from typing import Any
 
 from agent.benchmark.configs import BenchConfig
 from agent.benchmark.stats import summarize
-from agent.benchmark.workload import WorkItem
+from agent.benchmark.workload import WorkItem, Workload
 from serving.config import EngineSettings
 from serving.engine import Engine, Generation, GenerationRequest
 from serving.metrics import SpeculationCounters
@@ -79,9 +79,10 @@ def run_level(
     seed: int,
     progress: Progress | None = None,
 ) -> tuple[list[Generation], float, SpeculationCounters]:
-    """Run ``items`` at one load level; ``progress`` hears of each request as it finishes."""
+    """Run ``items`` at one load level; ``progress`` hears of each request as it finishes.
+
+    The speculation figures are the sum of each request's own."""
     progress = progress or (lambda _generation: None)
-    before = engine.speculation_counters()
     start = time.perf_counter()
     if level == "concurrency_1":
         coro = _sequential(engine, items, progress)
@@ -90,12 +91,13 @@ def run_level(
     else:
         coro = _all_at_once(engine, items, progress)
     generations = asyncio.run(coro)
-    return generations, time.perf_counter() - start, engine.speculation_counters() - before
+    wall = time.perf_counter() - start
+    return generations, wall, sum((g.speculation for g in generations), SpeculationCounters())
 
 
 def run_config(
     config: BenchConfig,
-    items: list[WorkItem],
+    workload: Workload,
     base: EngineSettings,
     *,
     levels: tuple[str, ...],
@@ -103,16 +105,16 @@ def run_config(
     seed: int,
     say: Callable[[str], None],
 ) -> ConfigRun:
-    """Start an engine for ``config``, warm it up, and run every level in turn."""
-    from serving.vllm_engine import VLLMEngine
+    """Start (or reach) the engine for ``config``, warm it up, and run every level in turn."""
+    from serving.factory import open_engine
 
     run = ConfigRun(config)
     say(f"[{config.name}] starting engine…")
-    settings = base.model_copy(update={"speculation": config.speculation, **config.engine})
     started = time.perf_counter()
-    with VLLMEngine(settings) as engine:
+    with open_engine(config.settings(base)) as engine:
         engine.generate(WARMUP)
         run.engine_start_s = round(time.perf_counter() - started, 1)
+        items = workload.items(engine)
         for level in levels:
             rate = qps(run) if level == "fixed_qps" else 0.0
             say(
@@ -120,7 +122,9 @@ def run_config(
                 + (f" at {rate:.3f} req/s" if rate else "")
                 + "…"
             )
-            engine.reset_prefix_cache()
+            reset = getattr(engine, "reset_prefix_cache", None)
+            if reset is not None:  # in-process only: a server keeps its cache
+                reset()
             generations, wall, spec = run_level(
                 engine,
                 items,

@@ -1,4 +1,9 @@
-"""The benchmark's workload: real analysis requests for labelled job/candidate pairs."""
+"""The benchmark's workload: real analysis requests for labelled job/candidate pairs.
+
+The requests are the ones the analysis graph sends (``agent.service.prepare_request``), made
+once on the first engine the benchmark starts (a prose job's requirements are the model's pick,
+as in ``analyze``) and then sent unchanged to every configuration.
+"""
 
 from __future__ import annotations
 
@@ -6,9 +11,10 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
-from agent.analysis import prepare_request
-from agent.inputs import load_candidate, load_job
-from serving.engine import GenerationRequest
+from agent.ingest.files import load_candidate, load_job
+from agent.service import prepare_request
+from schemas.inputs import CandidateProfile, JobPosting
+from serving.engine import Engine, GenerationRequest
 
 
 @dataclass(frozen=True)
@@ -22,6 +28,42 @@ class WorkItem:
         return f"{self.job_id}×{self.candidate_id}"
 
 
+@dataclass(frozen=True)
+class WorkPair:
+    job_id: str
+    candidate_id: str
+    job: JobPosting
+    candidate: CandidateProfile
+
+    @property
+    def name(self) -> str:
+        return f"{self.job_id}×{self.candidate_id}"
+
+
+class Workload:
+    """Labelled pairs, and their analysis requests once an engine has prepared them."""
+
+    def __init__(self, pairs: list[WorkPair]) -> None:
+        self.pairs = pairs
+        self._items: list[WorkItem] | None = None
+
+    def __len__(self) -> int:
+        return len(self.pairs)
+
+    @property
+    def names(self) -> list[str]:
+        return [p.name for p in self.pairs]
+
+    def items(self, engine: Engine) -> list[WorkItem]:
+        """The requests, prepared through the graph on the first engine asked, then kept."""
+        if self._items is None:
+            self._items = [
+                WorkItem(p.job_id, p.candidate_id, prepare_request(p.job, p.candidate, engine))
+                for p in self.pairs
+            ]
+        return self._items
+
+
 def labelled_pairs(data_dir: Path) -> list[tuple[str, str]]:
     """(job, candidate) for every strong and weak resume of the labelled jobs, job by job."""
     pairs = json.loads((data_dir / "pairs.json").read_text())["pairs"]
@@ -32,15 +74,15 @@ def labelled_pairs(data_dir: Path) -> list[tuple[str, str]]:
     return out
 
 
-def build_workload(data_dir: Path, count: int) -> list[WorkItem]:
+def build_workload(data_dir: Path, count: int) -> Workload:
     """The first ``count`` pairs (cycling if more are asked for than exist)."""
     pairs = labelled_pairs(data_dir)
     if not pairs:
         raise ValueError(f"no strong/weak pairs in {data_dir / 'pairs.json'}")
-    items = []
+    chosen = []
     for i in range(count):
         job_id, cand_id = pairs[i % len(pairs)]
         job = load_job(data_dir / "jobs" / f"{job_id}.md")
         candidate = load_candidate(data_dir / "candidates" / f"{cand_id}.md")
-        items.append(WorkItem(job_id, cand_id, prepare_request(job, candidate)))
-    return items
+        chosen.append(WorkPair(job_id, cand_id, job, candidate))
+    return Workload(chosen)

@@ -17,19 +17,23 @@ from serving.engine import TransientEngineError
 ENGINE_RETRY = RetryPolicy(max_attempts=3, initial_interval=0.5, retry_on=TransientEngineError)
 
 
-def build_graph() -> Any:
+def build_graph(*, generate: bool = True) -> Any:
+    """The analysis graph; with ``generate=False`` it stops once the request is rendered."""
     builder = StateGraph(AnalysisState, context_schema=AnalysisContext)
     builder.add_node("normalize", nodes.normalize)
     builder.add_node("requirements", nodes.requirements)
     builder.add_node("render", nodes.render_prompt)
+    builder.add_edge(START, "normalize")
+    builder.add_edge("normalize", "requirements")
+    builder.add_edge("requirements", "render")
+    if not generate:
+        builder.add_edge("render", END)
+        return builder.compile()
     builder.add_node("generate", nodes.generate, retry_policy=ENGINE_RETRY)
     builder.add_node("validate", nodes.validate)
     builder.add_node("repair", nodes.repair)
     builder.add_node("fail", nodes.fail)
     builder.add_node("score", nodes.score)
-    builder.add_edge(START, "normalize")
-    builder.add_edge("normalize", "requirements")
-    builder.add_edge("requirements", "render")
     builder.add_edge("render", "generate")
     builder.add_edge("generate", "validate")
     builder.add_conditional_edges("validate", nodes.route_after_validate)

@@ -7,21 +7,21 @@ from typing import Any, Literal
 
 from langgraph.runtime import Runtime
 
-from agent.analysis_request import PROMPT, build_request, check_fits_context
-from agent.facts import (
+from agent.graph.context import AnalysisContext
+from agent.graph.request import build_request, check_fits_context
+from agent.graph.state import AnalysisState
+from agent.graph.validation import AnalysisInvalidError, validate_analysis
+from agent.ingest.visible_text import hidden_fragments, visible_text
+from agent.rubric.facts import (
     experience_years,
     mentioned_terms,
     required_years,
     stated_experience_years,
     term_coverage,
 )
-from agent.graph.context import AnalysisContext
-from agent.graph.state import AnalysisState
-from agent.prose_requirements import extract_with_model
-from agent.scoring import recommend, score_analysis
-from agent.text_tools import content_hash
-from agent.validation import AnalysisInvalidError, validate_analysis
-from agent.visible_text import hidden_fragments, visible_text
+from agent.rubric.prose_requirements import extract_with_model
+from agent.rubric.scoring import recommend, rubric_version, score_analysis
+from agent.rubric.text_tools import content_hash
 from prompts import render, template_version
 from schemas.inputs import Requirement
 from schemas.report import MatchReport, Provenance
@@ -44,25 +44,19 @@ def normalize(state: AnalysisState) -> dict[str, Any]:
     }
 
 
-def choose_requirements(
-    state: AnalysisState, engine: Engine | None
-) -> tuple[list[Requirement], str]:
+def choose_requirements(state: AnalysisState, engine: Engine) -> tuple[list[Requirement], str]:
     """The caller's list, else the job's; for a prose job, the model's pick when it can."""
     job = state["job"]
     if state.get("requirements"):
         return state["requirements"], "given"
-    if job.requirements_source != "prose" or engine is None:
+    if job.requirements_source != "prose":
         return job.requirements, job.requirements_source
     return extract_with_model(job.title, job.text, engine)
 
 
 def requirements(state: AnalysisState, runtime: Runtime[AnalysisContext]) -> dict[str, Any]:
     """The requirements (see choose_requirements) and what code knows about each."""
-    return requirements_with_facts(state, runtime.context.engine)
-
-
-def requirements_with_facts(state: AnalysisState, engine: Engine | None) -> dict[str, Any]:
-    reqs, source = choose_requirements(state, engine)
+    reqs, source = choose_requirements(state, runtime.context.engine)
     per_requirement = {
         r.id: {
             "required_years": required_years(r.text),
@@ -90,9 +84,8 @@ def generate(state: AnalysisState, runtime: Runtime[AnalysisContext]) -> dict[st
     request = GenerationRequest(
         messages=state["messages"], json_schema=state["request"].json_schema
     )
-    before = engine.speculation_counters()
     generation = engine.generate(request)
-    spent = engine.speculation_counters() - before
+    spent = generation.speculation  # this request's own drafts, whatever else runs at once
     if "speculation" in state:
         spent = state["speculation"] + spent
     return {
@@ -171,7 +164,8 @@ def score(state: AnalysisState, runtime: Runtime[AnalysisContext]) -> dict[str, 
             model=info.model,
             speculation=spec.model_dump(),
             engine_settings=dict(info.extra),
-            prompt_version=template_version(PROMPT),
+            prompt_version=template_version(),
+            rubric_version=rubric_version(),
             job_hash=content_hash(job.text),
             candidate_hash=content_hash(candidate.text),
             requirements_hash=content_hash("\n".join(r.model_dump_json() for r in reqs)),

@@ -23,15 +23,12 @@ from sqlalchemy import URL, Connection, Engine, create_engine, event, make_url, 
 from sqlalchemy.exc import ArgumentError, NoSuchModuleError, SQLAlchemyError
 from sqlalchemy.orm import Session, sessionmaker
 
+from agent.errors import DatabaseError
 from serving.config import data_dir, get_settings
 
 MIGRATIONS = Path(__file__).with_name("migrations")
 DB_FILE = "hiring-assistant.db"
 PG_MIGRATION_LOCK = 7_316_200  # pg_advisory_lock key: one migrator at a time
-
-
-class DatabaseError(RuntimeError):
-    """The database cannot be used; the message is one line meant for the user."""
 
 
 def configured_url() -> str:

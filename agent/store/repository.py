@@ -17,6 +17,8 @@ from sqlalchemy import Select, func, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session
 
+from agent.errors import NotFoundError
+from agent.rubric.text_tools import content_hash
 from agent.store.tables import (
     Analysis,
     AuditEvent,
@@ -28,7 +30,6 @@ from agent.store.tables import (
     Job,
     utc_now,
 )
-from agent.text_tools import content_hash
 from schemas.inputs import CandidateProfile, JobPosting
 from schemas.report import MatchReport
 
@@ -42,10 +43,6 @@ AuditEventName = Literal[
     "batch_finished",
 ]
 ANONYMIZED = "[anonymized]"
-
-
-class NotFoundError(LookupError):
-    """No row with that id."""
 
 
 def _insert_ignoring_duplicates(session: Session, table: Any, values: dict[str, Any]) -> bool:
@@ -132,7 +129,7 @@ def analysis_key(report: MatchReport) -> str:
         "job": p.job_hash,
         "candidate": p.candidate_hash,
         "requirements": p.requirements_hash,
-        "rubric": p.prompt_version,
+        "rubric": [p.prompt_version, p.rubric_version],
         "model": p.model,
         "engine": p.engine,
         "speculation": p.speculation,

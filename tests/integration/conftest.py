@@ -11,8 +11,8 @@ from collections.abc import Iterator
 
 import pytest
 
-from agent.analysis import prepare_request
-from agent.inputs import load_candidate, load_job
+from agent.ingest.files import load_candidate, load_job
+from agent.service import prepare_request
 from serving.config import EngineSettings, SpeculationConfig
 from serving.engine import GenerationRequest
 from serving.vllm_engine import VLLMEngine
@@ -65,8 +65,10 @@ def pair_inputs() -> list[tuple]:
 
 
 @pytest.fixture(scope="session")
-def pair_requests(pair_inputs) -> list[GenerationRequest]:
-    return [prepare_request(job, candidate) for job, candidate in pair_inputs]
+def pair_requests(engines, pair_inputs) -> list[GenerationRequest]:
+    """The analysis requests of the sample pairs, as the graph builds them."""
+    engine = engines.get(NGRAM)
+    return [prepare_request(job, candidate, engine) for job, candidate in pair_inputs]
 
 
 @pytest.fixture(scope="session")

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from agent.analysis import analyze
-from agent.validation import validate_analysis
+from agent.graph.validation import validate_analysis
+from agent.service import analyze
 from tests.integration.conftest import NGRAM, PAIRS
 
 pytestmark = pytest.mark.integration
@@ -20,7 +20,6 @@ def test_real_analysis_validates_with_grounded_quotes(engines, pair_inputs):
     quotes += [q for r in report.analysis.ratings().values() for q in r.evidence]
     assert quotes, "the strong candidate should have at least one quote"
     assert all(q in candidate.text for q in quotes)
-    assert 0 <= report.score <= 100
     assert report.metrics["output_tokens"] > 50
     assert report.metrics["speculation"]["draft_tokens"] > 0
     assert report.metrics["speculation"]["accepted_tokens"] > 0

@@ -16,8 +16,8 @@ import pytest
 from sqlalchemy import create_engine, text
 from sqlalchemy.exc import OperationalError
 
-from agent.analysis import analyze, prepare_request
-from agent.inputs import load_candidate, load_job
+from agent.ingest.files import load_candidate, load_job
+from agent.service import analyze, prepare_request
 from agent.store import Database, open_database
 from schemas.inputs import CandidateProfile, JobPosting
 from schemas.report import MatchReport
@@ -78,7 +78,7 @@ def candidate() -> CandidateProfile:
 
 def make_report(job: JobPosting, candidate: CandidateProfile) -> MatchReport:
     """A real report from the graph, answered by the scripted engine."""
-    request = prepare_request(job, candidate)
+    request = prepare_request(job, candidate, ScriptedEngine())
     return analyze(job, candidate, ScriptedEngine().enqueue(valid_answer(request)))
 
 

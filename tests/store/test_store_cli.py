@@ -7,7 +7,7 @@ import json
 import pytest
 from typer.testing import CliRunner
 
-from agent.cli import app
+from agent.cli.app import app
 from agent.store.database import head_revision
 from agent.store.repository import save_analysis
 from agent.store.tables import AuditEvent

@@ -12,7 +12,7 @@ import sys
 import time
 from itertools import count
 
-from agent.inputs import load_candidate, load_job
+from agent.ingest.files import load_candidate, load_job
 from agent.store import open_database
 from agent.store.repository import save_analysis
 from tests.conftest import candidate_path, job_path

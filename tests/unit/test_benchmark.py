@@ -7,7 +7,9 @@ from agent.benchmark.configs import default_configs, parse_config
 from agent.benchmark.plots import write_plots
 from agent.benchmark.runner import ConfigRun, first_difference, run_level
 from agent.benchmark.stats import percentile, summarize
-from agent.benchmark.workload import build_workload, labelled_pairs
+from agent.benchmark.workload import Workload, build_workload, labelled_pairs
+from agent.rubric.prose_requirements import job_sentences
+from agent.service import prepare_request
 from serving.config import EngineSettings, SpeculationConfig
 from serving.fake_engine import ScriptedEngine
 from serving.metrics import RequestMetrics
@@ -66,23 +68,42 @@ def test_workload_uses_labelled_pairs_in_order():
     pairs = labelled_pairs(SAMPLES)
     assert len(pairs) == 32
     assert pairs[:2] == [("job_005", "cand_051"), ("job_005", "cand_038")]
-    items = build_workload(SAMPLES, 3)
-    assert [i.name for i in items] == ["job_005×cand_051", "job_005×cand_038", "job_006×cand_043"]
-    assert all(i.request.json_schema for i in items)
+    workload = build_workload(SAMPLES, 3)
+    assert workload.names == ["job_005×cand_051", "job_005×cand_038", "job_006×cand_043"]
+    engine = ScriptedEngine()
+    items = workload.items(engine)
+    assert [i.name for i in items] == workload.names
+    assert items[0].request == prepare_request(
+        workload.pairs[0].job, workload.pairs[0].candidate, engine
+    ), "the bench sends exactly what the analysis graph sends"
+    assert workload.items(ScriptedEngine()) is items, "prepared once, then the same requests"
+
+
+def test_prose_jobs_in_the_workload_get_the_models_requirements():
+    """A prose job's requirements come from the engine, as in `analyze` (not the fallback)."""
+    workload = build_workload(SAMPLES, 32)
+    prose = [p for p in workload.pairs if p.job.requirements_source == "prose"]
+    assert prose, "the samples have a prose job"
+    pair = prose[0]
+    sentence = job_sentences(pair.job.text)[0]
+    pick = {"requirements": [{"sentence": sentence, "kind": "must_have"}]}
+    request = Workload([pair]).items(ScriptedEngine().enqueue(pick))[0].request
+    ids = request.json_schema["properties"]["assessments"]["prefixItems"]
+    assert [i["properties"]["requirement_id"]["const"] for i in ids] == ["R1"]
+    assert sentence.rstrip(".;") in request.messages[1]["content"]
 
 
 @pytest.mark.parametrize("level", ["concurrency_1", "fixed_qps", "max_concurrency"])
 def test_levels_run_every_request(level):
-    items = build_workload(SAMPLES, 3)
+    items = build_workload(SAMPLES, 3).items(ScriptedEngine())
     engine = ScriptedEngine().enqueue("a", "bb", "ccc")
     finished = []
-    generations, wall, spec = run_level(
+    generations, _wall, _spec = run_level(
         engine, items, level, qps=1000.0, seed=1, progress=finished.append
     )
-    assert len(generations) == 3 and wall >= 0
+    assert len(generations) == 3
     assert len(engine.history) == 3
     assert sorted(g.text for g in finished) == ["a", "bb", "ccc"], "progress hears every request"
-    assert spec.drafts == 0
 
 
 def _results() -> dict:
@@ -202,7 +223,7 @@ def test_autotune_keeps_off_when_nothing_holds_throughput():
 def test_bench_rejects_bad_flags_in_one_line(args, message):
     from typer.testing import CliRunner
 
-    from agent.cli import app
+    from agent.cli.app import app
 
     result = CliRunner().invoke(app, ["bench", *args])
     assert result.exit_code == 2
@@ -245,4 +266,4 @@ def test_auto_rate_is_a_share_of_the_first_configs_full_load_rate(monkeypatch):
         say=lambda _: None,
     )
     assert rates == [pytest.approx(0.14), pytest.approx(0.14)], "one rate, from off's full load"
-    assert results["run_s"] >= 0 and results["engine_settings"]["cpu_bind"] == "all"
+    assert results["engine_settings"]["cpu_bind"] == "all"

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from agent.evaluation import (
+from agent.evaluation.ranking import (
     EvalReport,
     GradedPair,
     RankingTask,

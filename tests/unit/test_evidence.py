@@ -1,4 +1,4 @@
-from agent.evidence import profile_passages, quote_is_grounded, related_passages
+from agent.rubric.evidence import profile_passages, quote_is_grounded, related_passages
 from schemas.inputs import Requirement
 from tests.conftest import candidate_path
 

@@ -6,7 +6,7 @@ import datetime
 
 import pytest
 
-from agent.facts import (
+from agent.rubric.facts import (
     experience_years,
     mentioned_terms,
     required_years,

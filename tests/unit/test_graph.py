@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from agent.analysis import AnalysisFailedError, analyze, analyze_many, run_graph
-from agent.analysis_request import build_request
+from agent.errors import AnalysisFailedError, InputError
 from agent.graph import AnalysisContext, build_graph
-from agent.inputs import InputError
-from agent.requirements import extract_requirements
+from agent.graph.request import build_request
+from agent.rubric.requirements import extract_requirements
+from agent.service import analyze, analyze_many, prepare_request, run_analysis
 from schemas.inputs import CandidateProfile, JobPosting, Requirement
 from serving.engine import EngineError, TransientEngineError
 from serving.fake_engine import ScriptedEngine
@@ -44,10 +44,9 @@ def candidate() -> CandidateProfile:
     return CandidateProfile(id="cand_x", text=PROFILE)
 
 
-def _request(job, candidate, engine=None):
+def _request(job, candidate):
     """The request the graph will send first (same nodes, no generation)."""
-    state = run_graph(job, candidate, ScriptedEngine().enqueue("not json"), max_attempts=1)
-    return state["request"]
+    return prepare_request(job, candidate, ScriptedEngine())
 
 
 def test_valid_first_time(job, candidate):
@@ -57,7 +56,6 @@ def test_valid_first_time(job, candidate):
     assert report.provenance.attempts == 1
     assert [a.requirement_id for a in report.analysis.assessments] == ["R1", "R2", "R3"]
     assert report.requirements[2].kind == "nice_to_have"
-    assert 0 <= report.score <= 100
     assert report.facts["stated_experience_years"] == 5.0
     assert report.facts["requirements"]["R1"]["required_years"] == 3
     assert len(engine.history) == 1
@@ -128,15 +126,16 @@ def test_hidden_text_is_reported(job):
 
 def test_caller_requirements_are_used(job, candidate):
     given = [Requirement(id="R1", text="Django and Flask")]
-    state = run_graph(
-        job, candidate, ScriptedEngine().enqueue("x"), requirements=given, max_attempts=1
-    )
-    assert state["requirements"] == given
+    request = prepare_request(job, candidate, ScriptedEngine(), requirements=given)
     ids = [
         i["properties"]["requirement_id"]["const"]
-        for i in state["request"].json_schema["properties"]["assessments"]["prefixItems"]
+        for i in request.json_schema["properties"]["assessments"]["prefixItems"]
     ]
     assert ids == ["R1"]
+    engine = ScriptedEngine().enqueue(valid_answer(request))
+    run = run_analysis(job, candidate, engine, requirements=given)
+    assert run.report.requirements == given
+    assert run.request == request
 
 
 def test_input_over_context_is_refused_before_generating(job, candidate):

@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from agent.input_formats import (
+from agent.ingest.json_resume import (
     FormatError,
     job_to_parts,
     looks_like_json,

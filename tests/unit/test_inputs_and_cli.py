@@ -3,8 +3,8 @@
 import pytest
 from typer.testing import CliRunner
 
-from agent.cli import app
-from agent.inputs import InputError, load_candidate, load_job, read_document
+from agent.cli.app import app
+from agent.ingest.files import InputError, load_candidate, load_job, read_document
 
 runner = CliRunner()
 

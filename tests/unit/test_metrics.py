@@ -33,3 +33,12 @@ def test_no_drafts_means_no_rates():
     assert empty.acceptance_rate is None
     assert empty.mean_acceptance_length is None
     assert empty.to_dict()["acceptance_rate"] is None
+
+
+def test_per_request_figures_from_vllms_acceptance_histogram():
+    # 3 verify steps of k=4 drafts: 0, 2 and 4 draft tokens accepted
+    counters = SpeculationCounters.from_histogram([1, 0, 1, 0, 1], draft_tokens=12)
+    assert (counters.drafts, counters.draft_tokens, counters.accepted_tokens) == (3, 12, 6)
+    assert counters.accepted_per_position == (2, 2, 1, 1)
+    assert counters.acceptance_rate == pytest.approx(0.5)
+    assert counters.mean_acceptance_length == pytest.approx(3.0)

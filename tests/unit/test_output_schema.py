@@ -2,7 +2,7 @@ import json
 
 import pytest
 
-from agent.validation import AnalysisInvalidError, validate_analysis
+from agent.graph.validation import AnalysisInvalidError, validate_analysis
 from schemas.analysis import MAX_REASONING_CHARS, MAX_SUMMARY_CHARS
 from schemas.inputs import Requirement
 from schemas.output_schema import build_analysis_schema
@@ -124,27 +124,3 @@ def test_not_json_is_rejected_with_raw_output_kept():
     with pytest.raises(AnalysisInvalidError) as info:
         validate_analysis('{"assessments": [', REQS, PROFILE)
     assert info.value.raw_output == '{"assessments": ['
-
-
-def test_xgrammar_compiles_the_schema_of_a_real_pair():
-    """The schema compiles in the engine's grammar backend with its cache on, as vLLM runs it."""
-    import xgrammar as xgr
-    from transformers import AutoTokenizer
-
-    from agent.analysis import run_graph
-    from agent.inputs import load_candidate, load_job
-    from serving.config import EngineSettings
-    from serving.embedded_model import resolve_model
-    from serving.fake_engine import ScriptedEngine
-    from tests.conftest import candidate_path, job_path
-
-    job, cand = load_job(job_path("job_014")), load_candidate(candidate_path("cand_037"))
-    request = run_graph(job, cand, ScriptedEngine().enqueue("x"), max_attempts=1)["request"]
-    tokenizer = AutoTokenizer.from_pretrained(resolve_model(EngineSettings()))
-    compiler = xgr.GrammarCompiler(
-        xgr.TokenizerInfo.from_huggingface(tokenizer), cache_enabled=True
-    )
-    compiled = compiler.compile_json_schema(
-        json.dumps(request.json_schema), any_whitespace=False, separators=(",", ":")
-    )
-    assert compiled.memory_size_bytes > 0

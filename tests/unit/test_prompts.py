@@ -3,16 +3,17 @@ from pathlib import Path
 import pytest
 from jinja2 import UndefinedError
 
-from agent.analysis import prepare_request
-from agent.inputs import load_candidate, load_job
+from agent.ingest.files import load_candidate, load_job
+from agent.service import prepare_request
 from prompts import render, template_version
+from serving.fake_engine import ScriptedEngine
 
 GOLDEN = Path(__file__).parent / "golden"
 
 
 def _first_request(job_path, candidate_path):
     candidate = load_candidate(candidate_path)
-    return prepare_request(load_job(job_path), candidate), candidate
+    return prepare_request(load_job(job_path), candidate, ScriptedEngine()), candidate
 
 
 def test_missing_variable_raises():
@@ -43,16 +44,23 @@ def test_golden_prompt(django_job_path, django_candidate_path, role):
     assert content == (GOLDEN / f"analysis_{role}.txt").read_text()
 
 
-def test_template_version_is_a_stable_short_hash():
-    assert template_version("analysis") == template_version("analysis")
-    assert len(template_version("analysis")) == 12
+def test_template_version_covers_every_template(tmp_path, monkeypatch):
+    """A change to any template an analysis may use (repair, requirements) changes the version."""
+    import prompts
+
+    for path in prompts.TEMPLATE_DIR.glob("*.j2"):
+        (tmp_path / path.name).write_bytes(path.read_bytes())
+    monkeypatch.setattr(prompts, "TEMPLATE_DIR", tmp_path)
+    before = template_version()
+    (tmp_path / "repair_user.j2").write_text("changed")
+    assert template_version() != before
 
 
 @pytest.mark.parametrize("role", ["system", "user"])
 def test_golden_requirements_prompt(role):
     """The prose-job requirements prompt for job_011; update the golden file when meant."""
-    from agent.inputs import load_job
-    from agent.prose_requirements import extraction_request, job_sentences
+    from agent.ingest.files import load_job
+    from agent.rubric.prose_requirements import extraction_request, job_sentences
     from tests.conftest import job_path
 
     job = load_job(job_path("job_011"))

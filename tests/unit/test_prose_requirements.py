@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from agent.analysis import analyze, prepare_request
-from agent.inputs import load_candidate, load_job
-from agent.prose_requirements import job_sentences, parse_extraction
+from agent.ingest.files import load_candidate, load_job
+from agent.rubric.prose_requirements import job_sentences, parse_extraction
+from agent.service import analyze, prepare_request
 from serving.fake_engine import ScriptedEngine
 from tests.conftest import candidate_path, job_path
 from tests.unit.fake_answers import valid_answer
@@ -53,7 +53,7 @@ def test_pick_keeps_job_order_drops_repeats_and_unknowns(prose_job):
 def test_graph_asks_the_model_for_a_prose_jobs_requirements(prose_job):
     candidate = load_candidate(candidate_path("cand_033"))
     pick = _pick((MUST, "must_have"), (NDK, "nice_to_have"))
-    request = prepare_request(prose_job, candidate, engine=ScriptedEngine().enqueue(pick))
+    request = prepare_request(prose_job, candidate, ScriptedEngine().enqueue(pick))
     engine = ScriptedEngine().enqueue(pick, valid_answer(request))
     report = analyze(prose_job, candidate, engine)
     extraction = engine.history[0]
@@ -66,7 +66,7 @@ def test_graph_asks_the_model_for_a_prose_jobs_requirements(prose_job):
 
 def test_unusable_pick_falls_back_to_asking_sentences(prose_job):
     candidate = load_candidate(candidate_path("cand_033"))
-    request = prepare_request(prose_job, candidate)  # no engine: the deterministic fallback
+    request = prepare_request(prose_job, candidate, ScriptedEngine().enqueue("not json"))
     engine = ScriptedEngine().enqueue("not json", valid_answer(request))
     report = analyze(prose_job, candidate, engine)
     assert report.facts["requirements_source"] == "prose"
@@ -76,7 +76,8 @@ def test_unusable_pick_falls_back_to_asking_sentences(prose_job):
 def test_jobs_with_sections_never_ask_the_model():
     job = load_job(job_path("job_008"))
     candidate = load_candidate(candidate_path("cand_033"))
-    engine = ScriptedEngine().enqueue(valid_answer(prepare_request(job, candidate)))
+    engine = ScriptedEngine()
+    engine.enqueue(valid_answer(prepare_request(job, candidate, engine)))
     report = analyze(job, candidate, engine)
-    assert len(engine.history) == 1
+    assert len(engine.history) == 1, "the analysis only, no requirement extraction"
     assert report.facts["requirements_source"] == "sections"

@@ -1,4 +1,4 @@
-from agent.requirements import MAX_REQUIREMENTS, extract_requirements
+from agent.rubric.requirements import MAX_REQUIREMENTS, extract_requirements
 from tests.conftest import job_path
 
 JOB = """# Backend Engineer

@@ -1,6 +1,6 @@
 import pytest
 
-from agent.scoring import CAP_MUST_NOT_MET, CAP_MUST_UNSUPPORTED, recommend, score_analysis
+from agent.rubric.scoring import CAP_MUST_NOT_MET, CAP_MUST_UNSUPPORTED, recommend, score_analysis
 from schemas.analysis import MatchAnalysis
 from schemas.inputs import Requirement
 

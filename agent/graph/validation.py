@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pydantic import ValidationError
 
-from agent.evidence import quote_is_grounded
+from agent.rubric.evidence import quote_is_grounded
 from schemas.analysis import UNSUPPORTED_VERDICTS, MatchAnalysis
 from schemas.inputs import Requirement
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from agent.text_tools import content_words, strip_bullet
+from agent.rubric.text_tools import content_words, strip_bullet
 from schemas.inputs import Requirement
 
 PASSAGES_PER_REQUIREMENT = 4

@@ -5,8 +5,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from agent.evidence import profile_passages, related_passages
-from agent.inputs import InputError
+from agent.errors import InputError
+from agent.rubric.evidence import profile_passages, related_passages
 from prompts import render_chat
 from schemas.inputs import JobPosting, Requirement
 from schemas.output_schema import build_analysis_schema

@@ -4,21 +4,18 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from agent.input_formats import (
+from agent.errors import InputError
+from agent.ingest.json_resume import (
     FormatError,
     job_to_parts,
     looks_like_json,
     parse_json_document,
     resume_to_markdown,
 )
-from agent.requirements import make_requirement, requirements_from_text
+from agent.rubric.requirements import make_requirement, requirements_from_text
 from schemas.inputs import CandidateProfile, JobPosting, RequirementsSource
 
 MAX_FILE_BYTES = 1_000_000
-
-
-class InputError(ValueError):
-    """Bad input; the message is one line meant for the user."""
 
 
 def read_document(path: Path, what: str) -> str:

@@ -8,6 +8,9 @@ band; one with no evidence caps it below "strong yes". The recommendation follow
 
 from __future__ import annotations
 
+import json
+
+from agent.rubric.text_tools import content_hash
 from schemas.analysis import MatchAnalysis, Verdict
 from schemas.inputs import Requirement
 from schemas.report import Recommendation, ScoreBreakdown
@@ -22,6 +25,17 @@ KIND_FACTOR = {"must_have": 2.0, "nice_to_have": 1.0}
 CAP_MUST_NOT_MET = 49
 CAP_MUST_UNSUPPORTED = 74
 STRONG_YES, YES, NO = 80, 60, 35
+
+
+def rubric_version() -> str:
+    """Short hash of the scoring constants: a changed rubric makes a new analysis."""
+    constants = {
+        "credit": CREDIT,
+        "kind_factor": KIND_FACTOR,
+        "caps": [CAP_MUST_NOT_MET, CAP_MUST_UNSUPPORTED],
+        "bands": [STRONG_YES, YES, NO],
+    }
+    return content_hash(json.dumps(constants, sort_keys=True))[:12]
 
 
 def score_analysis(requirements: list[Requirement], analysis: MatchAnalysis) -> ScoreBreakdown:

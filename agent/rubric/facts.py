@@ -12,7 +12,7 @@ import datetime
 import re
 from collections.abc import Iterator
 
-from agent.text_tools import content_words
+from agent.rubric.text_tools import content_words
 
 # ---------------------------------------------------------------------------
 # Date ranges

@@ -7,9 +7,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from agent.analysis import AnalysisFailedError, analyze_many
-from agent.evaluation import GradedPair, RankingTask, run_ranking_eval, spearman
-from agent.inputs import InputError, load_candidate, load_job
+from agent.errors import AnalysisFailedError, InputError
+from agent.evaluation.ranking import GradedPair, RankingTask, run_ranking_eval, spearman
+from agent.ingest.files import load_candidate, load_job
+from agent.service import analyze_many
 from serving.engine import Engine
 
 FAILED_SCORE = -1.0  # an analysis that failed ranks below every scored candidate

@@ -8,8 +8,8 @@ from typing import Annotated, Any
 
 import typer
 
-from agent.cli_errors import friendly_errors, say
-from agent.report import speculation_label
+from agent.cli.output import friendly_errors
+from agent.cli.render import speculation_label
 
 db_app = typer.Typer(help="The database: migrations and status.", no_args_is_help=True)
 candidate_app = typer.Typer(help="Candidates' data rights.", no_args_is_help=True)
@@ -79,7 +79,7 @@ def show(
     """Print one saved analysis with its provenance (the view is logged in the audit trail)."""
     from pydantic import ValidationError
 
-    from agent.report import format_report
+    from agent.cli.render import format_report
     from agent.store import open_database
     from agent.store.repository import get_analysis
     from schemas.report import MatchReport
@@ -142,13 +142,3 @@ def db_status() -> None:
     with friendly_errors(), open_database(migrate=False) as database:
         current = database.revision()
     typer.echo(f"{shown(database.url)}: migration {current or 'none'} (latest {head_revision()})")
-
-
-def save_report(database: Any, job: Any, candidate: Any, report: Any) -> None:
-    """Save an analysis made by `analyze` and say where it went."""
-    from agent.store.repository import save_analysis
-
-    with database.session() as session:
-        row, created = save_analysis(session, report=report, job=job, candidate=candidate)
-    state = "Saved as" if created else "Already saved (same inputs and settings) as"
-    say(f"{state} analysis #{row.id}: `hiring-assistant show {row.id}`.")

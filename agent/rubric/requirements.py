@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from agent.text_tools import content_words, strip_bullet
+from agent.rubric.text_tools import content_words, strip_bullet
 from schemas.inputs import Dimension, Requirement, RequirementKind, RequirementsSource
 
 MAX_REQUIREMENTS = 8

@@ -12,7 +12,7 @@ import json
 import re
 from typing import Any
 
-from agent.requirements import MAX_REQUIREMENTS, make_requirement, prose_fallback
+from agent.rubric.requirements import MAX_REQUIREMENTS, make_requirement, prose_fallback
 from prompts import render_chat
 from schemas.inputs import Requirement
 from serving.engine import Engine, EngineError, GenerationRequest

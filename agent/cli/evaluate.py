@@ -1,0 +1,53 @@
+"""`hiring-assistant eval`: ranking quality of our scores on labelled data, on a real engine."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from agent.cli.options import start_engine
+from agent.cli.output import friendly_errors, say
+from serving.config import get_settings
+
+
+def evaluate(
+    data: Annotated[Path, typer.Option(help="Folder with jobs/, candidates/, pairs.json.")] = Path(
+        "samples"
+    ),
+    jobs: Annotated[int | None, typer.Option(min=1, help="Rank for the first N jobs only.")] = None,
+    distractors: Annotated[int, typer.Option(min=0, help="Off-topic resumes per job.")] = 2,
+    seed: Annotated[int, typer.Option(help="Seed for choosing distractors.")] = 0,
+    labels: Annotated[
+        Path | None, typer.Option(help="JSON list of {job, candidate, grade} to correlate with.")
+    ] = None,
+    out: Annotated[Path, typer.Option(help="Folder for results.json.")] = Path("eval-out"),
+) -> None:
+    """Measure ranking quality: top-1 and MRR of the intended resume; Spearman on graded pairs."""
+    from agent.errors import InputError
+    from agent.evaluation.ranking import load_graded_labels, ranking_tasks
+    from agent.evaluation.runner import graded_eval, ranking_eval, write_results
+
+    with friendly_errors():
+        pairs = data / "pairs.json"
+        if not pairs.is_file():
+            raise InputError(f"no pairs.json in {data} (give --data)")
+        try:
+            tasks = ranking_tasks(
+                pairs, data / "jobs", distractors=distractors, seed=seed, limit=jobs
+            )
+            if labels is not None and not labels.is_file():
+                raise InputError(f"labels file not found: {labels}")
+            graded = load_graded_labels(labels) if labels is not None else None
+        except ValueError as exc:
+            raise InputError(str(exc)) from None
+        settings = get_settings()
+        results: dict[str, Any] = {"speculation": settings.speculation.label}
+        with start_engine(settings) as engine:
+            results["model"] = engine.info.model
+            say(f"Ranking: {len(tasks)} jobs, intended resume among {distractors + 2}…")
+            results["ranking"] = ranking_eval(engine, data, tasks, typer.echo)
+            if graded is not None:
+                results["graded"] = graded_eval(engine, data, graded, typer.echo)
+        typer.echo(f"Results written to {write_results(out, results)}")

@@ -1,0 +1,1 @@
+"""Quality evaluation: ranking and graded-pair agreement on labelled data."""

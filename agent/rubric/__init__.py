@@ -1,0 +1,1 @@
+"""The rubric: requirements, facts code can compute, evidence retrieval, scoring."""
