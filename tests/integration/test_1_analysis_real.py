@@ -5,7 +5,10 @@ from __future__ import annotations
 import pytest
 
 from agent.graph.validation import validate_analysis
-from agent.service import analyze
+from agent.ingest.files import load_candidate
+from agent.service import analyze, analyze_many
+from schemas.report import MatchReport
+from tests.conftest import candidate_path
 from tests.integration.conftest import NGRAM, PAIRS
 
 pytestmark = pytest.mark.integration
@@ -32,6 +35,41 @@ def test_every_sample_pair_validates(speculative_outputs, pair_inputs):
         assert generation.finish_reason == "stop", (job.title, candidate.id)
         analysis = validate_analysis(generation.text, job.requirements, candidate.text)
         assert [a.requirement_id for a in analysis.assessments] == [r.id for r in job.requirements]
+
+
+def test_per_request_figures_add_up_to_the_engines(speculative_outputs):
+    """4 requests at once: each answer's own drafts; together, exactly the engine's counters."""
+    generations, counters = speculative_outputs
+    total = sum((g.speculation for g in generations), type(counters)())
+    assert (total.drafts, total.draft_tokens, total.accepted_tokens) == (
+        counters.drafts,
+        counters.draft_tokens,
+        counters.accepted_tokens,
+    )
+    assert total.accepted_per_position == counters.accepted_per_position
+    for generation in generations:  # no request holds another's: bounded by its own tokens
+        own = generation.speculation
+        assert 0 < own.drafts < generation.metrics.output_tokens
+        assert 0 < own.accepted_tokens < generation.metrics.output_tokens
+
+
+def test_reports_made_together_keep_their_own_speculation(engines, pair_inputs):
+    """analyze_many runs 4 analyses at once; each report's figures are its own generation's."""
+    engine = engines.get(NGRAM)
+    job = pair_inputs[0][0]
+    candidates = [load_candidate(candidate_path(c)) for c in ("cand_033", "cand_056", "cand_037")]
+    candidates.append(pair_inputs[3][1])
+    before = engine.speculation_counters()
+    outcomes = analyze_many(job, candidates, engine)
+    spent = engine.speculation_counters() - before
+    reports = [o for o in outcomes if isinstance(o, MatchReport)]
+    assert len(reports) == 4, outcomes
+    figures = [r.metrics["speculation"] for r in reports]
+    assert sum(f["draft_tokens"] for f in figures) == spent.draft_tokens
+    assert sum(f["accepted_tokens"] for f in figures) == spent.accepted_tokens
+    for report, f in zip(reports, figures, strict=True):
+        assert 0 < f["accepted_tokens"] < report.metrics["output_tokens"], report.candidate
+        assert 0 < f["drafts"] < report.metrics["output_tokens"], report.candidate
 
 
 def test_speculation_drafts_and_accepts(speculative_outputs):
