@@ -373,8 +373,15 @@ def _term_candidates(term: str, profile_text: str) -> list[str]:
 
 
 def term_coverage(requirement_text: str, profile_text: str) -> float:
-    """Share of the requirement's skill terms that the profile mentions (0 when it has none)."""
-    terms = list(dict.fromkeys(_requirement_terms(requirement_text)))
-    if not terms:
+    """Share of the requirement's skill terms that the profile mentions (0 when it has none).
+
+    Synonyms are one term ("JS or JavaScript"), and a hyphenated term is one term, covered when
+    the profile names it or one of its parts ("Python-based" by "Python"): between 0 and 1.
+    """
+    covered: dict[str, bool] = {}
+    for term in _requirement_terms(requirement_text):
+        key = _term_key(term)
+        covered[key] = covered.get(key, False) or bool(_term_candidates(term, profile_text))
+    if not covered:
         return 0.0
-    return round(len(mentioned_terms(requirement_text, profile_text)) / len(terms), 3)
+    return round(sum(covered.values()) / len(covered), 3)

@@ -10,6 +10,7 @@ from agent.rubric.facts import (
     experience_years,
     mentioned_terms,
     required_years,
+    term_coverage,
     stated_experience_years,
 )
 from tests.conftest import candidate_path
@@ -199,3 +200,20 @@ def test_mentioned_terms_on_sample_resume_cand_033():
     profile = candidate_path("cand_033").read_text()
     requirement = "Python, Django, PostgreSQL and JS; Java, Kubernetes"
     assert mentioned_terms(requirement, profile) == ["Python", "Django", "PostgreSQL", "JS"]
+
+
+@pytest.mark.parametrize(
+    ("requirement", "profile", "coverage"),
+    [
+        # a hyphenated term is one term, covered by one of its parts
+        ("Python-based microservices", "Built microservices in Python; evidence-based work.", 1.0),
+        ("Python-based microservices", "Wrote Python scripts.", 0.5),
+        # synonyms are one term
+        ("JS or JavaScript", "JavaScript developer", 1.0),
+        ("Kubernetes (K8s) and Go", "Ran k8s clusters", 0.5),
+        ("Django and Flask", "Painting walls", 0.0),
+        ("a strong team player", "Painting walls", 0.0),
+    ],
+)
+def test_term_coverage_is_a_share_of_distinct_terms(requirement, profile, coverage):
+    assert term_coverage(requirement, profile) == pytest.approx(coverage)
