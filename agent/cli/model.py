@@ -6,7 +6,7 @@ from typing import Annotated
 
 import typer
 
-from agent.cli.output import friendly_errors
+from agent.cli.output import friendly_errors, say
 from serving.config import get_settings
 
 model_app = typer.Typer(help="Manage the embedded model.", no_args_is_help=True)
@@ -32,3 +32,36 @@ def model_check() -> None:
 
     with friendly_errors():
         typer.echo(resolve_model(get_settings()))
+
+
+@model_app.command("serve")
+def model_serve(
+    host: Annotated[str, typer.Option(help="Interface to listen on.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(min=1, max=65535, help="Port to listen on.")] = 8000,
+    ready_timeout: Annotated[
+        float, typer.Option(min=1, help="Seconds to wait for the server to be ready.")
+    ] = 600.0,
+) -> None:
+    """Serve the embedded (or configured) model over vLLM's OpenAI-compatible HTTP API, with the
+    configured n-gram speculation; other machines then set HIRING_ASSISTANT_ENGINE_URL to it."""
+    from serving.embedded_model import resolve_model
+    from serving.server import start_server, stop_server, wait_until_ready
+
+    with friendly_errors():
+        settings = get_settings()
+        model = resolve_model(settings)
+        url = f"http://{host}:{port}/v1"
+        say(
+            f"Starting a vLLM server for {model} (speculation {settings.speculation.label}) "
+            f"on {host}:{port}; this takes about a minute…"
+        )
+        process = start_server(settings, host=host, port=port, model=model)
+        try:
+            wait_until_ready(url, ready_timeout, alive=lambda: process.poll() is None)
+            typer.echo(f"Ready. In another shell: export HIRING_ASSISTANT_ENGINE_URL={url}")
+            say("Ctrl-C stops the server.")
+            code = process.wait()
+        finally:
+            stop_server(process)
+        if code:
+            raise typer.Exit(1)

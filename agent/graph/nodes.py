@@ -12,15 +12,10 @@ from agent.graph.request import build_request, check_fits_context
 from agent.graph.state import AnalysisState
 from agent.graph.validation import AnalysisInvalidError, validate_analysis
 from agent.ingest.visible_text import hidden_fragments, visible_text
-from agent.rubric.facts import (
-    experience_years,
-    mentioned_terms,
-    required_years,
-    stated_experience_years,
-    term_coverage,
-)
+from agent.rubric.facts import experience_years, required_years, stated_experience_years
 from agent.rubric.prose_requirements import extract_with_model
 from agent.rubric.scoring import recommend, rubric_version, score_analysis
+from agent.rubric.terms import mentioned_terms, term_coverage
 from agent.rubric.text_tools import content_hash
 from prompts import render, template_version
 from schemas.inputs import Requirement

@@ -5,13 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from agent.errors import InputError
-from agent.ingest.json_resume import (
-    FormatError,
-    job_to_parts,
-    looks_like_json,
-    parse_json_document,
-    resume_to_markdown,
-)
+from agent.ingest.json_common import FormatError, looks_like_json, parse_json_document
+from agent.ingest.json_job import job_to_parts
+from agent.ingest.json_resume import resume_to_markdown
 from agent.rubric.requirements import make_requirement, requirements_from_text
 from schemas.inputs import CandidateProfile, JobPosting, RequirementsSource
 

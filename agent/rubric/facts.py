@@ -3,7 +3,8 @@
 * :func:`experience_years` - years covered by the date ranges in a resume, overlaps merged.
 * :func:`stated_experience_years` - the largest explicit claim ("over 6 years of experience").
 * :func:`required_years` - the minimum years a requirement asks for ("3-5 years" -> 3).
-* :func:`mentioned_terms` - the requirement's skill terms that the profile also mentions.
+
+Skill terms a requirement and a profile share are in :mod:`agent.rubric.terms`.
 """
 
 from __future__ import annotations
@@ -11,8 +12,6 @@ from __future__ import annotations
 import datetime
 import re
 from collections.abc import Iterator
-
-from agent.rubric.text_tools import content_words
 
 # ---------------------------------------------------------------------------
 # Date ranges
@@ -241,147 +240,3 @@ def required_years(requirement_text: str) -> float | None:
     When several are mentioned the largest lower bound (the binding one) is returned.
     """
     return max((low for low, _ in _year_mentions(requirement_text)), default=None)
-
-
-# ---------------------------------------------------------------------------
-# Skill terms
-# ---------------------------------------------------------------------------
-
-_SYNONYMS: tuple[tuple[str, ...], ...] = (
-    ("javascript", "js", "ecmascript"),
-    ("typescript", "ts"),
-    ("postgresql", "postgres", "postgressql", "pgsql"),
-    ("kubernetes", "k8s"),
-    ("machine learning", "ml"),
-    ("artificial intelligence", "ai"),
-    ("natural language processing", "nlp"),
-    ("amazon web services", "aws"),
-    ("google cloud platform", "google cloud", "gcp"),
-    ("microsoft azure", "azure"),
-    ("ci/cd", "ci", "continuous integration", "continuous delivery", "continuous deployment"),
-    ("react", "reactjs", "react.js"),
-    ("node.js", "node", "nodejs"),
-    ("vue.js", "vue", "vuejs"),
-    ("angular", "angularjs", "angular.js"),
-    ("mongodb", "mongo"),
-    ("elasticsearch", "elastic search"),
-    ("sql server", "mssql", "ms sql"),
-    ("c#", "csharp", "c sharp"),
-    (".net", "dotnet"),
-    ("objective-c", "objc"),
-    ("user experience", "ux"),
-    ("user interface", "ui"),
-)
-_GROUP_OF = {variant: group for group in _SYNONYMS for variant in group}
-_TOKEN = re.compile(
-    r"(?<![A-Za-z0-9])\.?[A-Za-z0-9](?:[A-Za-z0-9+#.\-]*[A-Za-z0-9+#])?",
-)
-_LEFT_EDGE = r"(?<![A-Za-z0-9+#])(?<![A-Za-z0-9]\.)"
-_RIGHT_EDGE = r"(?![A-Za-z0-9+#])(?!\.[A-Za-z0-9])"
-
-
-def _variant_pattern(variant: str, *, plural: bool) -> str:
-    """Regex body for one spelling: separators flexible, optionally a plural 's' tolerated.
-
-    With ``plural``, "API" also matches "APIs" and "APIs" also matches "API".
-    """
-    parts = [re.escape(part) for part in re.split(r"[\s-]+", variant) if part]
-    body = r"[\s-]*".join(parts)
-    if not plural or not variant.isalpha() or len(variant) < 3:
-        return body
-    if len(variant) >= 4 and variant.endswith("s") and not variant.endswith("ss"):
-        body = re.escape(variant[:-1])
-    return body + r"(?:e?s)?"
-
-
-def _term_regex(term: str) -> re.Pattern[str]:
-    """Case-insensitive whole-token regex matching ``term`` or any of its synonyms."""
-    group = _GROUP_OF.get(term.lower())
-    if group:
-        bodies = sorted((_variant_pattern(v, plural=False) for v in group), key=len, reverse=True)
-    else:
-        bodies = [_variant_pattern(term, plural=True)]
-    return re.compile(rf"{_LEFT_EDGE}(?:{'|'.join(bodies)}){_RIGHT_EDGE}", re.IGNORECASE)
-
-
-_PHRASES = re.compile(
-    rf"{_LEFT_EDGE}(?:"
-    + "|".join(re.escape(v) for v in sorted(_GROUP_OF, key=len, reverse=True))
-    + rf"){_RIGHT_EDGE}",
-    re.IGNORECASE,
-)
-
-
-def _is_term(token: str) -> bool:
-    """A known synonym, or a non-stopword token that looks like a skill or technology.
-
-    Tokens with capitals, digits or ``+ # .`` need two characters; plain lower-case words
-    need three. Tokens without letters (numbers, versions) never count.
-    """
-    if token.lower() in _GROUP_OF:
-        return True
-    if not re.search(r"[A-Za-z]", token) or not content_words(token):
-        return False
-    looks_technical = token != token.lower() or re.search(r"[\d+#.]", token) is not None
-    return looks_technical or len(token) > 2
-
-
-def _requirement_terms(requirement_text: str) -> list[str]:
-    """Candidate terms of a requirement in order of appearance (synonym phrases first)."""
-    spans: list[tuple[int, int]] = []
-    for match in _PHRASES.finditer(requirement_text):
-        spans.append(match.span())
-    for match in _TOKEN.finditer(requirement_text):
-        if not any(s < match.end() and match.start() < e for s, e in spans):
-            spans.append(match.span())
-    terms = [requirement_text[s:e] for s, e in sorted(spans)]
-    return [t for t in terms if _is_term(t) or "-" in t]
-
-
-def _term_key(term: str) -> str:
-    """Deduplication key: the synonym group's main spelling, or the lower-cased term."""
-    return _GROUP_OF.get(term.lower(), (term.lower(),))[0]
-
-
-def mentioned_terms(requirement_text: str, profile_text: str) -> list[str]:
-    """The requirement's skill terms that the profile also mentions, in requirement order.
-
-    Matching is case-insensitive and whole-token ("Java" does not match "JavaScript"),
-    synonyms count as the same term ("K8s" = "Kubernetes") and the requirement's spelling
-    is reported. A hyphenated term that is not found whole ("Python-based") falls back to
-    its parts.
-    """
-    found: list[str] = []
-    seen: set[str] = set()
-    for term in _requirement_terms(requirement_text):
-        for candidate in _term_candidates(term, profile_text):
-            key = _term_key(candidate)
-            if key not in seen:
-                seen.add(key)
-                found.append(candidate)
-    return found
-
-
-def _term_candidates(term: str, profile_text: str) -> list[str]:
-    """The term itself if the profile mentions it, else its mentioned hyphen-parts, if any."""
-    if _is_term(term) and _term_regex(term).search(profile_text):
-        return [term]
-    if "-" not in term or term.lower() in _GROUP_OF:
-        return []
-    parts = [part for part in term.split("-") if _is_term(part)]
-    return [part for part in parts if _term_regex(part).search(profile_text)]
-
-
-def term_coverage(requirement_text: str, profile_text: str) -> float:
-    """Share of the requirement's skill terms that the profile mentions (0 when it has none).
-
-    Synonyms are one term ("JS or JavaScript"), and a hyphenated term is one term, covered when
-    the profile names it or one of its parts ("Python-based" by "Python"): between 0 and 1.
-    """
-    covered: dict[str, bool] = {}
-    for term in _requirement_terms(requirement_text):
-        key = _term_key(term)
-        covered[key] = covered.get(key, False) or bool(_term_candidates(term, profile_text))
-    if not covered:
-        return 0.0
-    return round(sum(covered.values()) / len(covered), 3)

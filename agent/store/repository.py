@@ -9,11 +9,10 @@ from __future__ import annotations
 
 import hashlib
 import json
-import uuid
 from collections.abc import Sequence
 from typing import Any, Literal
 
-from sqlalchemy import Select, func, select, update
+from sqlalchemy import Select, func, select
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session
 
@@ -22,11 +21,7 @@ from agent.rubric.text_tools import content_hash
 from agent.store.tables import (
     Analysis,
     AuditEvent,
-    BatchItem,
-    BatchRun,
     Candidate,
-    ChatMessage,
-    ChatSession,
     Job,
     utc_now,
 )
@@ -277,76 +272,3 @@ def forget_candidate(
             details={"analyses": len(analyses)},
         )
     return len(rows)
-
-
-# -- batch runs ------------------------------------------------------------------------------
-
-
-def start_batch_run(
-    session: Session, *, job_row: Job, candidate_refs: Sequence[str], settings: dict[str, Any]
-) -> BatchRun:
-    run = BatchRun(job_id=job_row.id, settings=settings)
-    run.items = [BatchItem(candidate_ref=ref) for ref in dict.fromkeys(candidate_refs)]
-    session.add(run)
-    session.flush()
-    record_event(session, event="batch_started", details={"run": run.id, "items": len(run.items)})
-    return run
-
-
-def claim_batch_item(session: Session, *, run_id: int) -> BatchItem | None:
-    """Atomically take the next pending item of a run (safe with several workers)."""
-    while True:
-        item_id = session.scalar(
-            select(BatchItem.id).filter_by(run_id=run_id, status="pending").order_by(BatchItem.id)
-        )
-        if item_id is None:
-            return None
-        claimed = session.execute(
-            update(BatchItem)
-            .where(BatchItem.id == item_id, BatchItem.status == "pending")
-            .values(status="running", updated_at=utc_now())
-        )
-        if claimed.rowcount == 1:  # type: ignore[attr-defined]
-            return session.get(BatchItem, item_id)
-
-
-def finish_batch_item(
-    session: Session, *, item: BatchItem, analysis: Analysis | None, error: str | None = None
-) -> None:
-    item.status = "done" if error is None else "failed"
-    item.analysis_id = analysis.id if analysis is not None else None
-    item.error = error
-    item.updated_at = utc_now()
-    session.flush()
-
-
-def finish_batch_run(session: Session, *, run: BatchRun) -> None:
-    run.status = "finished"
-    run.finished_at = utc_now()
-    counts: dict[str, int] = {}
-    for item in run.items:
-        counts[item.status] = counts.get(item.status, 0) + 1
-    record_event(session, event="batch_finished", details={"run": run.id, **counts})
-
-
-# -- chat sessions ---------------------------------------------------------------------------
-
-
-def start_chat_session(
-    session: Session, *, job_row: Job | None = None, title: str | None = None
-) -> ChatSession:
-    chat = ChatSession(id=str(uuid.uuid4()), job_id=job_row.id if job_row else None, title=title)
-    session.add(chat)
-    session.flush()
-    return chat
-
-
-def add_chat_message(session: Session, *, chat_id: str, role: str, content: str) -> ChatMessage:
-    chat = session.get(ChatSession, chat_id)
-    if chat is None:
-        raise NotFoundError(f"no chat session {chat_id}")
-    message = ChatMessage(session_id=chat_id, role=role, content=content)
-    chat.messages.append(message)
-    chat.updated_at = utc_now()
-    session.flush()
-    return message

@@ -9,6 +9,7 @@ import pytest
 from sqlalchemy import delete, func, select, text, update
 from sqlalchemy.exc import DBAPIError
 
+from agent.store import batches, chats
 from agent.store import repository as repo
 from agent.store.tables import Analysis, AuditEvent, BatchItem, Candidate, ChatSession, Job
 from serving.config import SpeculationConfig
@@ -154,7 +155,7 @@ def test_forget_unknown_candidate_is_not_found(database):
 def test_batch_items_are_claimed_once_each(database, report, job, candidate):
     with database.session() as session:
         job_row = repo.save_job(session, report=report, job=job)
-        run = repo.start_batch_run(
+        run = batches.start_batch_run(
             session, job_row=job_row, candidate_refs=["a.md", "b.md", "a.md", "c.md"], settings={}
         )
         run_id = run.id
@@ -163,11 +164,11 @@ def test_batch_items_are_claimed_once_each(database, report, job, candidate):
         claimed = []
         while True:
             with database.session() as session:
-                item = repo.claim_batch_item(session, run_id=run_id)
+                item = batches.claim_batch_item(session, run_id=run_id)
                 if item is None:
                     return claimed
                 claimed.append(item.candidate_ref)
-                repo.finish_batch_item(session, item=item, analysis=None, error="skipped")
+                batches.finish_batch_item(session, item=item, analysis=None, error="skipped")
 
     with ThreadPoolExecutor(max_workers=3) as pool:
         claimed = [ref for refs in pool.map(worker, range(3)) for ref in refs]
@@ -177,9 +178,9 @@ def test_batch_items_are_claimed_once_each(database, report, job, candidate):
 
 def test_chat_messages_are_kept_in_order(database):
     with database.session() as session:
-        chat = repo.start_chat_session(session, title="Django shortlist")
+        chat = chats.start_chat_session(session, title="Django shortlist")
         for index in range(3):
-            repo.add_chat_message(session, chat_id=chat.id, role="user", content=f"q{index}")
+            chats.add_chat_message(session, chat_id=chat.id, role="user", content=f"q{index}")
         chat_id = chat.id
     with database.session() as session:
         chat = session.get(ChatSession, chat_id)

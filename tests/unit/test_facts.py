@@ -6,13 +6,8 @@ import datetime
 
 import pytest
 
-from agent.rubric.facts import (
-    experience_years,
-    mentioned_terms,
-    required_years,
-    term_coverage,
-    stated_experience_years,
-)
+from agent.rubric.facts import experience_years, required_years, stated_experience_years
+from agent.rubric.terms import mentioned_terms, term_coverage
 from tests.conftest import candidate_path
 
 TODAY = datetime.date(2024, 1, 1)

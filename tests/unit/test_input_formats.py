@@ -7,13 +7,9 @@ import json
 
 import pytest
 
-from agent.ingest.json_resume import (
-    FormatError,
-    job_to_parts,
-    looks_like_json,
-    parse_json_document,
-    resume_to_markdown,
-)
+from agent.ingest.json_common import FormatError, looks_like_json, parse_json_document
+from agent.ingest.json_job import job_to_parts
+from agent.ingest.json_resume import resume_to_markdown
 
 RESUME: dict = {
     "$schema": "https://raw.githubusercontent.com/jsonresume/resume-schema/v1.0.0/schema.json",
