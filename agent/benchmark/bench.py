@@ -14,6 +14,7 @@ from typing import Any
 from agent.benchmark.configs import BenchConfig
 from agent.benchmark.runner import ConfigRun, first_difference, run_config
 from agent.benchmark.workload import Workload
+from agent.text_tables import new_table, render_table
 from serving.config import EngineSettings
 from serving.cpu import native_bf16
 
@@ -141,11 +142,12 @@ def _ratio(value: float | None, base: float | None) -> str:
 def format_table(results: dict[str, Any]) -> str:
     """One row per configuration and level, with speed-ups against `off` (higher is better)."""
     by_name = {c["name"]: c for c in results["configs"]}
-    head = (
-        f"{'config':<24} {'level':<16} {'TPOT p50':>9} {'TPOT p90':>9} {'e2e p50':>8} "
-        f"{'e2e p90':>8} {'tok/s':>7} {'TPOT↓':>6} {'p90↓':>6} {'tok/s↑':>7}"
-    )
-    lines = [head, "-" * len(head)]
+    table = new_table()
+    table.add_column("config", overflow="fold")
+    table.add_column("level", overflow="fold")
+    columns = ("TPOT p50 ms", "TPOT p90 ms", "e2e p50 s", "e2e p90 s", "tok/s")
+    for name in (*columns, "TPOT↓", "p90↓", "tok/s↑"):
+        table.add_column(name, justify="right", no_wrap=True)
     for config in results["configs"]:
         off = by_name.get(config.get("baseline") or "off")
         for level in results["levels"]:
@@ -156,13 +158,19 @@ def format_table(results: dict[str, Any]) -> str:
                 if base.get("output_tok_per_s")
                 else ""
             )
-            lines.append(
-                f"{config['name']:<24} {level:<16} "
-                f"{m['tpot_ms_p50']:>8.1f}m {m['tpot_ms_p90']:>8.1f}m "
-                f"{m['e2e_s_p50']:>7.1f}s {m['e2e_s_p90']:>7.1f}s {m['output_tok_per_s']:>7.1f} "
-                f"{_ratio(m['tpot_ms_p50'], base.get('tpot_ms_p50')):>6} "
-                f"{_ratio(m['e2e_s_p90'], base.get('e2e_s_p90')):>6} {thr:>7}"
+            table.add_row(
+                config["name"],
+                level,
+                f"{m['tpot_ms_p50']:.1f}",
+                f"{m['tpot_ms_p90']:.1f}",
+                f"{m['e2e_s_p50']:.1f}",
+                f"{m['e2e_s_p90']:.1f}",
+                f"{m['output_tok_per_s']:.1f}",
+                _ratio(m["tpot_ms_p50"], base.get("tpot_ms_p50")),
+                _ratio(m["e2e_s_p90"], base.get("e2e_s_p90")),
+                thr,
             )
+    lines = render_table(table)
     lines.append("")
     for config in results["configs"]:
         acc = config["acceptance_rate"]

@@ -16,21 +16,38 @@ candidate_app = typer.Typer(help="Candidates' data rights.", no_args_is_help=Tru
 
 
 def format_history(rows: list[Any]) -> str:
+    """The saved analyses as a plain-text table (rendered by rich, at most 120 columns wide)."""
     if not rows:
         return "No analyses saved yet: run `hiring-assistant analyze`."
-    header = (
-        f"{'ID':>5}  {'when (UTC)':16}  {'score':>5}  {'recommendation':14}  "
-        f"{'job':30}  {'candidate':18}  {'model':24}  speculation"
-    )
-    lines = [header, "-" * len(header)]
+    from rich.text import Text  # imported here: this module loads with every CLI command
+
+    from agent.text_tables import new_table, render_table
+
+    def cut(value: str) -> Text:  # one line, cut with an ellipsis when the column is squeezed
+        return Text(value, no_wrap=True, overflow="ellipsis")
+
+    table = new_table()
+    table.add_column("ID", justify="right", no_wrap=True)
+    table.add_column("when (UTC)", no_wrap=True)
+    table.add_column("score", justify="right", no_wrap=True)
+    table.add_column("recommendation", no_wrap=True)
+    # only these three give way (widest first) when the table would pass 120 columns
+    table.add_column("job", max_width=30)
+    table.add_column("candidate", max_width=18)
+    table.add_column("model", max_width=24)
+    table.add_column("speculation", no_wrap=True)
     for row in rows:
-        lines.append(
-            f"{row.id:>5}  {row.created_at:%Y-%m-%d %H:%M}  {row.score:>5}  "
-            f"{row.recommendation:14}  {row.job.title[:30]:30}  "
-            f"{row.candidate.external_id[:18]:18}  {Path(row.model).name[:24]:24}  "
-            f"{speculation_label(row.speculation)}"
+        table.add_row(
+            str(row.id),
+            f"{row.created_at:%Y-%m-%d %H:%M}",
+            str(row.score),
+            row.recommendation,
+            cut(row.job.title),
+            cut(row.candidate.external_id),
+            cut(Path(row.model).name),
+            speculation_label(row.speculation),
         )
-    return "\n".join(lines)
+    return "\n".join(render_table(table))
 
 
 def format_provenance(row: Any) -> str:

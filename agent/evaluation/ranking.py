@@ -19,6 +19,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from scipy.stats import spearmanr
+
+from agent.text_tables import new_table, render_table
+
 ScoreFn = Callable[[str, list[str]], dict[str, float]]
 
 
@@ -186,46 +190,18 @@ def mean_reciprocal_rank(results: Sequence[ResultLike]) -> float:
     return sum(_as_result(item).reciprocal_rank for item in results) / len(results)
 
 
-def _average_ranks(values: Sequence[float]) -> list[float]:
-    """1-based ranks where tied values share the mean of the ranks they span."""
-    order = sorted(range(len(values)), key=lambda index: values[index])
-    ranks = [0.0] * len(values)
-    start = 0
-    while start < len(order):
-        end = start
-        while end + 1 < len(order) and values[order[end + 1]] == values[order[start]]:
-            end += 1
-        shared = (start + end) / 2 + 1
-        for position in range(start, end + 1):
-            ranks[order[position]] = shared
-        start = end + 1
-    return ranks
-
-
-def _pearson(xs: Sequence[float], ys: Sequence[float]) -> float | None:
-    """Pearson correlation, or None when either side has zero variance."""
-    mean_x = sum(xs) / len(xs)
-    mean_y = sum(ys) / len(ys)
-    dx = [x - mean_x for x in xs]
-    dy = [y - mean_y for y in ys]
-    var_x = sum(d * d for d in dx)
-    var_y = sum(d * d for d in dy)
-    if var_x == 0 or var_y == 0:
-        return None
-    covariance = sum(a * b for a, b in zip(dx, dy, strict=True))
-    return covariance / math.sqrt(var_x * var_y)
-
-
 def spearman(xs: Sequence[float], ys: Sequence[float]) -> float | None:
-    """Spearman rank correlation (Pearson correlation of average ranks).
+    """Spearman rank correlation (``scipy.stats.spearmanr``; ties share their average rank).
 
-    Returns None when there are fewer than 2 points or either side is constant.
+    Returns None when there are fewer than 2 points or either side is constant (checked first:
+    scipy would return NaN with a warning), or when the result is NaN (a NaN in the input).
     """
     if len(xs) != len(ys):
         raise ValueError(f"spearman needs equal lengths, got {len(xs)} and {len(ys)}")
-    if len(xs) < 2:
+    if len(xs) < 2 or len(set(xs)) < 2 or len(set(ys)) < 2:
         return None
-    return _pearson(_average_ranks(xs), _average_ranks(ys))
+    rho = float(spearmanr(xs, ys).statistic)
+    return None if math.isnan(rho) else rho
 
 
 @dataclass(frozen=True)
@@ -300,17 +276,23 @@ class EvalReport:
         }
 
     def format_table(self) -> str:
-        """A plain-text table, one row per job, followed by the aggregates."""
-        header = f"{'job':<10} {'intended':<10} {'score':>7} {'best other':>10} {'rank':>4}"
-        lines = [header, "-" * len(header)]
+        """A plain-text table (rendered by rich), one row per job, followed by the aggregates."""
+        table = new_table()
+        table.add_column("job", overflow="fold")
+        table.add_column("intended", overflow="fold")
+        table.add_column("score", justify="right")
+        table.add_column("best other", justify="right")
+        table.add_column("rank", justify="right")
         for row in self.rows:
             best = row.best_other_score
-            best_text = "-" if best is None else f"{best:.1f}"
-            lines.append(
-                f"{row.job:<10} {row.intended:<10} {row.intended_score:>7.1f} "
-                f"{best_text:>10} {row.rank:>4}"
+            table.add_row(
+                row.job,
+                row.intended,
+                f"{row.intended_score:.1f}",
+                "-" if best is None else f"{best:.1f}",
+                str(row.rank),
             )
-        lines.append("-" * len(header))
+        lines = render_table(table)
         lines.append(
             f"tasks {self.tasks}   top-1 accuracy {self.top1_accuracy:.3f}   MRR {self.mrr:.3f}"
         )

@@ -47,6 +47,13 @@ def test_percentile_interpolates():
     assert percentile([1, 2, 3, 4], 50) == 2.5
     assert percentile([10], 90) == 10
     assert percentile([0, 10], 90) == pytest.approx(9.0)
+    assert percentile([4, 1, 3, 2], 90) == pytest.approx(3.7)  # unsorted input
+    assert type(percentile([1.0, 2.0], 50)) is float
+
+
+def test_percentile_of_nothing_raises():
+    with pytest.raises(ValueError, match="no values"):
+        percentile([], 50)
 
 
 def test_summarize_throughput_and_percentiles():
@@ -145,9 +152,31 @@ def _results() -> dict:
 
 def test_table_shows_ratios_against_off():
     table = format_table(_results())
-    row = next(line for line in table.splitlines() if line.startswith("ngram "))
-    assert "2.00x" in row and "3.00x" in row
+    lines = table.splitlines()
+    assert lines[0].split() == [
+        "config",
+        "level",
+        *("TPOT", "p50", "ms", "TPOT", "p90", "ms", "e2e", "p50", "s", "e2e", "p90", "s"),
+        *("tok/s", "TPOT↓", "p90↓", "tok/s↑"),
+    ]
+    row = next(line for line in lines if line.startswith("ngram "))
+    assert row.split() == [
+        *("ngram", "concurrency_1", "25.0", "60.0", "10.0", "4.0", "40.0"),
+        *("2.00x", "3.00x", "2.00x"),
+    ]
     assert "acceptance 80.0%" in table and "exact match vs off 100%" in table
+    assert "\x1b" not in table  # plain text, no ANSI codes
+
+
+def test_table_folds_long_config_names_within_120_columns():
+    results = _results()
+    long_name = "ngram:k=4,min=1,max=4,eager=0,bind=nobind," + "x" * 100
+    results["configs"][1]["name"] = long_name
+    table = format_table(results)
+    rows_part = table.split("\n\n")[0]
+    assert max(len(line) for line in rows_part.splitlines()) <= 120
+    assert long_name in "".join(line.split()[0] for line in rows_part.splitlines()[2:])
+    assert f"{long_name} acceptance 80.0%" in table  # the acceptance lines are unchanged
 
 
 def test_plots_are_written_as_png(tmp_path):

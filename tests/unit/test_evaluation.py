@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+import warnings
 from pathlib import Path
 
 import pytest
@@ -106,7 +107,15 @@ def test_spearman_ties_on_both_sides():
     [([], []), ([1.0], [2.0]), ([1, 1, 1], [1, 2, 3]), ([1, 2, 3], [4, 4, 4])],
 )
 def test_spearman_none_cases(xs, ys):
-    assert spearman(xs, ys) is None
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # scipy's constant-input warning must not leak
+        assert spearman(xs, ys) is None
+
+
+def test_spearman_returns_a_python_float_and_none_for_nan_input():
+    rho = spearman([1, 2, 3], [1, 3, 2])
+    assert type(rho) is float and rho == pytest.approx(0.5)
+    assert spearman([1.0, math.nan, 3.0], [1, 2, 3]) is None
 
 
 def test_spearman_length_mismatch_raises():
@@ -240,6 +249,22 @@ def test_report_to_dict_is_json_and_table_lists_every_job():
     assert row_c.split() == ["job_c", "good_c", "60.0", "80.0", "3"]
     assert "MRR 0.611" in table
     assert "top-1 accuracy 0.333" in table
+    assert lines[0].split() == ["job", "intended", "score", "best", "other", "rank"]
+    assert lines[-1] == "tasks 3   top-1 accuracy 0.333   MRR 0.611"
+    assert "\x1b" not in table  # plain text, no ANSI codes
+
+
+def test_report_table_keeps_cells_literal_and_within_120_columns():
+    long_job = "job_" + "x" * 150
+    rows = (
+        TaskResult(job="job_[bold]x[/bold]", intended="a", rank=1, scores={"a": 2.0}),
+        TaskResult(job=long_job, intended="a", rank=2, scores={"a": 1.0, "b": 3.0}),
+    )
+    table = EvalReport(rows).format_table()
+    assert "job_[bold]x[/bold]" in table  # not read as rich markup
+    assert max(len(line) for line in table.splitlines()) <= 120
+    job_column = "".join(line.split()[0] for line in table.splitlines()[2:-1])
+    assert long_job in job_column  # folded onto several lines, not lost
 
 
 def test_run_ranking_eval_rejects_missing_scores():
