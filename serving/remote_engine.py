@@ -11,11 +11,9 @@ This request's own speculation figures come from the server's per-request metric
 
 from __future__ import annotations
 
-import asyncio
 import json
-import threading
 import time
-from collections.abc import Awaitable, Callable, Coroutine
+from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
 import httpx
@@ -30,6 +28,7 @@ from serving.engine import (
     Message,
     TransientEngineError,
 )
+from serving.loop_engine import LoopThreadEngine
 from serving.metrics import RequestMetrics, SpeculationCounters
 from serving.openai_wire import (
     StreamedAnswer,
@@ -75,7 +74,7 @@ _TRANSIENT = (
 # --- the engine -------------------------------------------------------------------------------
 
 
-class RemoteEngine:
+class RemoteEngine(LoopThreadEngine):
     """A vLLM server reached over HTTP; raises EngineError at once when none answers."""
 
     def __init__(
@@ -94,11 +93,7 @@ class RemoteEngine:
         self._root = root_url(self.url)
         self._retry_attempts = max(1, retry_attempts)
         self._retry_wait_s = retry_wait_s
-        self._loop = asyncio.new_event_loop()
-        self._thread = threading.Thread(
-            target=self._loop.run_forever, name="vllm-server-client", daemon=True
-        )
-        self._thread.start()
+        self._start_loop("vllm-server-client")
         self._client: httpx.AsyncClient | None = None
         try:
             self._client = self._run(self._make_client())
@@ -119,12 +114,6 @@ class RemoteEngine:
             timeout=httpx.Timeout(wait, connect=min(10.0, wait), pool=None),
             limits=httpx.Limits(max_connections=256, max_keepalive_connections=64),
         )
-
-    def _run(self, coro: Coroutine[Any, Any, T]) -> T:
-        if not self._thread.is_alive():
-            coro.close()
-            raise EngineError(f"the client of the vLLM server at {self.url} is closed")
-        return asyncio.run_coroutine_threadsafe(coro, self._loop).result()
 
     def _transient(self, retry_connect: bool) -> Callable[[BaseException], bool]:
         def check(exc: BaseException) -> bool:
@@ -314,21 +303,6 @@ class RemoteEngine:
             speculation=request_speculation(answer.metrics),
         )
 
-    async def agenerate(self, request: GenerationRequest) -> Generation:
-        if asyncio.get_running_loop() is self._loop:
-            return await self._agenerate(request)
-        future = asyncio.run_coroutine_threadsafe(self._agenerate(request), self._loop)
-        return await asyncio.wrap_future(future)
-
-    def generate(self, request: GenerationRequest) -> Generation:
-        return self._run(self._agenerate(request))
-
-    def generate_many(self, requests: list[GenerationRequest]) -> list[Generation]:
-        async def gather() -> list[Generation]:
-            return list(await asyncio.gather(*(self._agenerate(r) for r in requests)))
-
-        return self._run(gather())
-
     def speculation_counters(self) -> SpeculationCounters:
         """The server's cumulative counters (all its clients together) from ``/metrics``."""
 
@@ -341,12 +315,4 @@ class RemoteEngine:
         client, self._client = self._client, None
         if client is not None and self._thread.is_alive():
             self._run(client.aclose())
-        if self._thread.is_alive():
-            self._loop.call_soon_threadsafe(self._loop.stop)
-            self._thread.join(timeout=10)
-
-    def __enter__(self) -> RemoteEngine:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
+        self._stop_loop()

@@ -1,24 +1,21 @@
 """The in-process vLLM engine (AsyncLLM) with JSON-schema structured output and n-gram speculation.
 
-The engine runs on its own event loop in a background thread, so the same object serves sync code
-(CLI, tests, LangGraph nodes) through :meth:`VLLMEngine.generate` and async code through
-:meth:`VLLMEngine.agenerate`; concurrent requests are batched continuously by vLLM.
+The engine runs on its own event loop in a background thread (``serving.loop_engine``), so the
+same object serves sync and async code; concurrent requests are batched continuously by vLLM.
 """
 
 from __future__ import annotations
 
-import asyncio
 import os
-import threading
 import time
 import uuid
-from collections.abc import Coroutine
 from typing import Any, TypeVar
 
 from serving.config import EngineSettings
 from serving.cpu import BIND_ENV, engine_environment, resolve_dtype, scoped_environ
 from serving.embedded_model import resolve_model
 from serving.engine import EngineError, EngineInfo, Generation, GenerationRequest, Message
+from serving.loop_engine import LoopThreadEngine
 from serving.metrics import RequestMetrics, SpeculationCounters
 
 T = TypeVar("T")
@@ -39,7 +36,7 @@ class PromptTooLongError(EngineError):
         self.max_model_len = max_model_len
 
 
-class VLLMEngine:
+class VLLMEngine(LoopThreadEngine):
     """A real vLLM engine; create it under ``if __name__ == "__main__":`` (it spawns processes)."""
 
     def __init__(self, settings: EngineSettings) -> None:
@@ -57,11 +54,7 @@ class VLLMEngine:
             },
         )
         os.environ.setdefault("VLLM_CPU_KVCACHE_SPACE", str(settings.kv_cache_gib))
-        self._loop = asyncio.new_event_loop()
-        self._thread = threading.Thread(
-            target=self._loop.run_forever, name="vllm-engine-loop", daemon=True
-        )
-        self._thread.start()
+        self._start_loop("vllm-engine-loop")
         try:
             self._llm = self._run(self._start(model))
         except Exception as exc:
@@ -100,9 +93,6 @@ class VLLMEngine:
         )
         with scoped_environ(env):  # read by the engine's processes as they start
             return AsyncLLM.from_engine_args(args)
-
-    def _run(self, coro: Coroutine[Any, Any, T]) -> T:
-        return asyncio.run_coroutine_threadsafe(coro, self._loop).result()
 
     def count_prompt_tokens(self, messages: list[Message]) -> int:
         return len(self._prompt_ids(messages))
@@ -170,21 +160,6 @@ class VLLMEngine:
             speculation=_speculation(completion),
         )
 
-    async def agenerate(self, request: GenerationRequest) -> Generation:
-        if asyncio.get_running_loop() is self._loop:
-            return await self._agenerate(request)
-        future = asyncio.run_coroutine_threadsafe(self._agenerate(request), self._loop)
-        return await asyncio.wrap_future(future)
-
-    def generate(self, request: GenerationRequest) -> Generation:
-        return self._run(self._agenerate(request))
-
-    def generate_many(self, requests: list[GenerationRequest]) -> list[Generation]:
-        async def gather() -> list[Generation]:
-            return list(await asyncio.gather(*(self._agenerate(r) for r in requests)))
-
-        return self._run(gather())
-
     def speculation_counters(self) -> SpeculationCounters:
         from vllm.v1.metrics.reader import Counter, Vector, get_metrics_snapshot
 
@@ -205,10 +180,6 @@ class VLLMEngine:
         """Forget cached prompt prefixes (benchmarks reset it between load levels)."""
         self._run(self._llm.reset_prefix_cache())
 
-    def _stop_loop(self) -> None:
-        self._loop.call_soon_threadsafe(self._loop.stop)
-        self._thread.join(timeout=10)
-
     def close(self) -> None:
         llm = getattr(self, "_llm", None)
         if llm is not None:
@@ -218,14 +189,7 @@ class VLLMEngine:
                 llm.shutdown()
 
             self._run(shutdown())
-        if self._thread.is_alive():
-            self._stop_loop()
-
-    def __enter__(self) -> VLLMEngine:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
+        self._stop_loop()
 
 
 def _speculation(completion: Any) -> SpeculationCounters:

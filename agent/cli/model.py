@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import signal
+import sys
 from typing import Annotated
 
 import typer
@@ -56,6 +58,8 @@ def model_serve(
             f"on {host}:{port}; this takes about a minute…"
         )
         process = start_server(settings, host=host, port=port, model=model)
+        # `kill` (SIGTERM) stops the server too, as Ctrl-C does, instead of orphaning it
+        signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
         try:
             wait_until_ready(url, ready_timeout, alive=lambda: process.poll() is None)
             typer.echo(f"Ready. In another shell: export HIRING_ASSISTANT_ENGINE_URL={url}")
