@@ -15,7 +15,7 @@ from typing import Any
 from agent.rubric.requirements import MAX_REQUIREMENTS, make_requirement, prose_fallback
 from prompts import render_chat
 from schemas.inputs import Requirement
-from serving.engine import Engine, EngineError, GenerationRequest
+from serving.engine import Engine, EngineError, GenerationRequest, TransientEngineError
 
 PROMPT = "requirements"
 MAX_SENTENCES = 40
@@ -83,12 +83,17 @@ def parse_extraction(text: str, sentences: list[str]) -> list[Requirement]:
 def extract_with_model(
     job_title: str, job_text: str, engine: Engine
 ) -> tuple[list[Requirement], str]:
-    """The model's pick ("model"), or the deterministic stand-in ("prose") if it fails."""
+    """The model's pick ("model"), or the deterministic stand-in ("prose") if its answer is
+    unusable. A server still unreachable after the engine's retries (TransientEngineError) is not
+    an answer: it propagates, so the analysis fails instead of going on with guessed
+    requirements."""
     sentences = job_sentences(job_text)
     if not sentences:
         return prose_fallback(job_text), "prose"
     try:
         generation = engine.generate(extraction_request(job_title, sentences))
         return parse_extraction(generation.text, sentences), "model"
+    except TransientEngineError:
+        raise
     except (ValueError, EngineError):
         return prose_fallback(job_text), "prose"

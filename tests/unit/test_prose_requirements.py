@@ -7,6 +7,7 @@ import pytest
 from agent.ingest.files import load_candidate, load_job
 from agent.rubric.prose_requirements import job_sentences, parse_extraction
 from agent.service import analyze, prepare_request
+from serving.engine import TransientEngineError
 from serving.fake_engine import ScriptedEngine
 from tests.conftest import candidate_path, job_path
 from tests.unit.fake_answers import valid_answer
@@ -81,3 +82,12 @@ def test_jobs_with_sections_never_ask_the_model():
     report = analyze(job, candidate, engine)
     assert len(engine.history) == 1, "the analysis only, no requirement extraction"
     assert report.facts["requirements_source"] == "sections"
+
+
+def test_an_unreachable_server_is_not_a_reason_to_guess_requirements(prose_job):
+    """A server gone after its retries propagates as the failure it is; only an unusable answer
+    falls back to the job's own sentences."""
+    candidate = load_candidate(candidate_path("cand_033"))
+    engine = ScriptedEngine().enqueue(TransientEngineError("server at http://x/v1 went away"))
+    with pytest.raises(TransientEngineError):
+        prepare_request(prose_job, candidate, engine)
