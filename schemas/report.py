@@ -71,5 +71,11 @@ class MatchReport(BaseModel):
     hidden_text: list[str] = Field(
         default_factory=list, description="Hidden content found in the profile and ignored."
     )
+    text_origin: dict[str, Literal["model", "composed"]] = Field(
+        default_factory=dict,
+        description="Who wrote each free-text field ('R1.reasoning', 'skills.rationale', "
+        "'summary'): the model, or code from the verdicts, quotes and facts where the model's "
+        "text was junk.",
+    )
     metrics: dict[str, Any]
     provenance: Provenance

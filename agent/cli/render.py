@@ -49,6 +49,11 @@ def format_speed(metrics: dict[str, Any]) -> str:
     return line
 
 
+def _by(report: MatchReport, field: str) -> str:
+    """A marker on text code composed (the model's own text has none)."""
+    return " (composed)" if report.text_origin.get(field) == "composed" else ""
+
+
 def format_report(report: MatchReport) -> str:
     job = report.job
     where = " · ".join(x for x in (job.get("company"), job.get("location")) if x)
@@ -59,13 +64,13 @@ def format_report(report: MatchReport) -> str:
         tag = "" if r.kind == "must_have" else " (nice to have)"
         lines.append(f"{a.requirement_id:>3} {_MARK[a.verdict]:<14} {r.text}{tag}")
         lines += [_wrapped(f'"{q}"') for q in a.evidence]
-        lines.append(_wrapped(a.reasoning.strip()))
+        lines.append(_wrapped(a.reasoning.strip() + _by(report, f"{a.requirement_id}.reasoning")))
     lines.append("")
     for name, rating in report.analysis.ratings().items():
         label = name.replace("_", " ").capitalize()
         lines.append(
             f"{label:<18} {'●' * rating.rating}{'○' * (5 - rating.rating)}  "
-            f"{rating.rationale.strip()}"
+            f"{rating.rationale.strip()}{_by(report, f'{name}.rationale')}"
         )
     counts = Counter(a.verdict for a in report.analysis.assessments)
     tally = ", ".join(f"{counts[v]} {_MARK[v].split(' ', 1)[1]}" for v in _MARK if counts[v])
@@ -79,8 +84,14 @@ def format_report(report: MatchReport) -> str:
         score_line,
         f"Recommendation: {rec.greenhouse} (Greenhouse{lever}) — {rec.reason}",
         "",
-        "Summary: " + report.analysis.summary.strip(),
+        "Summary: " + report.analysis.summary.strip() + _by(report, "summary"),
     ]
+    composed = sum(origin == "composed" for origin in report.text_origin.values())
+    if composed:
+        lines.append(
+            f"({composed} of {len(report.text_origin)} text lines composed from the verdicts, "
+            "quotes and facts where the model's text said nothing)"
+        )
     if report.hidden_text:
         lines.append(f"Warning: hidden text in the profile was ignored: {report.hidden_text[:3]}")
     lines += ["", "Speed: " + format_speed(report.metrics)]

@@ -12,6 +12,7 @@ from agent.graph.request import build_request, check_fits_context
 from agent.graph.state import AnalysisState
 from agent.graph.validation import AnalysisInvalidError, validate_analysis
 from agent.ingest.visible_text import hidden_fragments, visible_text
+from agent.rubric.compose import polish
 from agent.rubric.facts import experience_years, required_years, stated_experience_years
 from agent.rubric.prose_requirements import extract_with_model
 from agent.rubric.scoring import recommend, rubric_version, score_analysis
@@ -135,6 +136,8 @@ def score(state: AnalysisState, runtime: Runtime[AnalysisContext]) -> dict[str, 
     analysis, reqs = state["analysis"], state["requirements"]
     assert analysis is not None
     breakdown = score_analysis(reqs, analysis)
+    analysis, text_origin = polish(analysis, reqs, state["facts"], breakdown)
+    model_written = sum(origin == "model" for origin in text_origin.values())
     info = runtime.context.engine.info
     counters = state["speculation"]
     spec = info.speculation
@@ -149,8 +152,10 @@ def score(state: AnalysisState, runtime: Runtime[AnalysisContext]) -> dict[str, 
         recommendation=recommend(reqs, analysis, breakdown),
         facts=state["facts"],
         hidden_text=state["hidden_text"],
+        text_origin=text_origin,
         metrics={
             **state["metrics"].to_dict(),
+            "model_text_share": round(model_written / len(text_origin), 3),
             "attempts": state["attempts"],
             "speculation": {**spec.described(), **counters.to_dict()},
         },

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from agent.rubric.text_quality import junk_reason
 from tests.conftest import candidate_path, job_path
 
 pytestmark = pytest.mark.integration
@@ -60,6 +61,11 @@ def test_analyze_json_is_saved_and_shown_by_history(engines, tmp_path):
         "definitely_not",
         "no_decision",
     }
+    analysis = payload["analysis"]
+    texts = [a["reasoning"] for a in analysis["assessments"]] + [analysis["summary"]]
+    texts += [analysis[d]["rationale"] for d in ("skills", "seniority", "domain_experience")]
+    assert [t for t in texts if junk_reason(t) is not None] == [], "no junk in a final report"
+    assert len(payload["text_origin"]) == len(texts)
     assert payload["provenance"]["prompt_version"]
     assert "Saved as analysis #1" in out.stderr
 

@@ -336,3 +336,26 @@ def test_load_graded_labels_invalid_json(tmp_path):
     with pytest.raises(ValueError, match="not valid JSON") as info:
         load_graded_labels(path)
     assert "\n" not in str(info.value)
+
+
+def test_eval_counts_who_wrote_the_text():
+    from agent.evaluation.runner import TextTally, score_candidates
+    from agent.ingest.files import load_candidate, load_job
+    from agent.service import prepare_request
+    from serving.fake_engine import ScriptedEngine
+    from tests.conftest import candidate_path, job_path
+    from tests.unit.fake_answers import valid_answer
+
+    job, good = job_path("job_008"), candidate_path("cand_033")
+    answer = valid_answer(prepare_request(load_job(job), load_candidate(good), ScriptedEngine()))
+    failures: list[str] = []
+    texts = TextTally()
+    scores = score_candidates(ScriptedEngine().enqueue(answer), job, [good], failures, texts)
+    assert scores["cand_033"] >= 0 and failures == []
+    # the scripted answer's reasonings pass; its one-word rationales ("Solid.") are composed
+    fields = len(answer["assessments"]) + 4
+    assert texts.to_dict() == {
+        "model_written": fields - 3,
+        "fields": fields,
+        "model_text_share": round((fields - 3) / fields, 3),
+    }

@@ -1,0 +1,157 @@
+"""Text code writes where the model's is junk: from the verdicts, the quotes and the facts.
+
+Every reasoning, rating rationale and the summary is kept when :func:`junk_reason` passes it, and
+otherwise replaced by a sentence composed here; :func:`polish` says which is which, so a report
+never shows ``not_met`` as a reasoning and always says who wrote each line.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from agent.rubric.text_quality import junk_reason
+from schemas.analysis import (
+    MAX_REASONING_CHARS,
+    MAX_SUMMARY_CHARS,
+    DimensionRating,
+    MatchAnalysis,
+    RequirementAssessment,
+)
+from schemas.inputs import Requirement
+from schemas.report import ScoreBreakdown
+
+Origin = Literal["model", "composed"]
+QUOTE_CHARS = 70
+
+
+def _quote(text: str, room: int = QUOTE_CHARS) -> str:
+    text = " ".join(text.split())
+    return f"“{text if len(text) <= room else text[: room - 1].rstrip() + '…'}”"
+
+
+def _fit(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
+
+
+def _years(value: float) -> str:
+    return f"{value:.1f}".rstrip("0").rstrip(".")
+
+
+def compose_reasoning(
+    assessment: RequirementAssessment, requirement_facts: dict[str, Any], facts: dict[str, Any]
+) -> str:
+    """One sentence for a verdict from what code computed (the quotes are shown beside it)."""
+    quoted = bool(assessment.evidence)
+    terms = ", ".join((requirement_facts.get("mentioned_terms") or [])[:3])
+    asked = requirement_facts.get("required_years")
+    have = facts.get("experience_years")
+    years = ""
+    if asked and have is not None:
+        years = f" Dated roles cover {_years(have)} years; {_years(asked)} asked."
+    verdict = assessment.verdict
+    if verdict == "met":
+        text = f"The quote shows {terms}." if terms else "The quoted passage shows it."
+    elif verdict == "partial":
+        text = (
+            f"The quote shows {terms}, not all that is asked."
+            if terms
+            else "The quoted passage shows part of it."
+        )
+    elif verdict == "not_met":
+        text = (
+            "The quoted passage does not show it." if quoted else "Nothing in the profile shows it."
+        )
+    elif terms:
+        text = f"The profile names {terms} but does not show this requirement."
+    else:
+        text = "The profile does not mention it."
+    return _fit(text + years, MAX_REASONING_CHARS)
+
+
+def compose_rationale(
+    dimension: str,
+    rating: DimensionRating,
+    requirements: list[Requirement],
+    assessments: list[RequirementAssessment],
+    facts: dict[str, Any],
+) -> str:
+    """One sentence for a 1-5 rating."""
+    if dimension == "seniority" and facts.get("experience_years") is not None:
+        text = f"About {_years(facts['experience_years'])} years of dated roles"
+        if facts.get("stated_experience_years"):
+            text += f"; {_years(facts['stated_experience_years'])} years stated"
+        return _fit(text + ".", MAX_REASONING_CHARS)
+    ids = {r.id for r in requirements if r.dimension == dimension}
+    verdicts = [a.verdict for a in assessments if a.requirement_id in ids]
+    if verdicts:
+        met, partial = verdicts.count("met"), verdicts.count("partial")
+        text = f"{met} of {len(verdicts)} {dimension.replace('_', ' ')} requirements met"
+        text += f", {partial} partly." if partial else "."
+    elif rating.evidence:
+        text = f"Rated {rating.rating}/5 from {_quote(rating.evidence[0])}."
+    else:
+        text = f"Rated {rating.rating}/5; no passage bears on it."
+    return _fit(text, MAX_REASONING_CHARS)
+
+
+def compose_summary(
+    requirements: list[Requirement], analysis: MatchAnalysis, breakdown: ScoreBreakdown
+) -> str:
+    """Two or three sentences: what is met, what is not shown, the strongest quote."""
+    by_verdict: dict[str, list[str]] = {}
+    for a in analysis.assessments:
+        by_verdict.setdefault(a.verdict, []).append(a.requirement_id)
+    met = len(by_verdict.get("met", []))
+    parts = [
+        f"Meets {met} of {len(requirements)} requirements "
+        f"({breakdown.must_have_met}/{breakdown.must_have_total} must-haves)."
+    ]
+    if by_verdict.get("partial"):
+        parts.append(f"Partly: {', '.join(by_verdict['partial'])}.")
+    missing = by_verdict.get("not_met", []) + by_verdict.get("insufficient_evidence", [])
+    if missing:
+        parts.append(f"Not shown: {', '.join(missing)}.")
+    quotes = [a.evidence[0] for a in analysis.assessments if a.verdict == "met" and a.evidence]
+    if quotes:
+        parts.append(f"Strongest evidence: {_quote(quotes[0], 120)}.")
+    return _fit(" ".join(parts), MAX_SUMMARY_CHARS)
+
+
+def polish(
+    analysis: MatchAnalysis,
+    requirements: list[Requirement],
+    facts: dict[str, Any],
+    breakdown: ScoreBreakdown,
+) -> tuple[MatchAnalysis, dict[str, Origin]]:
+    """The analysis with junk text replaced, and who wrote each text field."""
+    origin: dict[str, Origin] = {}
+    per_requirement = facts.get("requirements", {})
+    texts = {r.id: r.text for r in requirements}
+    assessments = []
+    for a in analysis.assessments:
+        key = f"{a.requirement_id}.reasoning"
+        if junk_reason(a.reasoning, echo_of=texts.get(a.requirement_id)) is None:
+            origin[key] = "model"
+            assessments.append(a)
+            continue
+        origin[key] = "composed"
+        reasoning = compose_reasoning(a, per_requirement.get(a.requirement_id, {}), facts)
+        assessments.append(a.model_copy(update={"reasoning": reasoning}))
+    ratings = {}
+    for name, rating in analysis.ratings().items():
+        key = f"{name}.rationale"
+        if junk_reason(rating.rationale) is None:
+            origin[key] = "model"
+            ratings[name] = rating
+            continue
+        origin[key] = "composed"
+        text = compose_rationale(name, rating, requirements, assessments, facts)
+        ratings[name] = rating.model_copy(update={"rationale": text})
+    polished = analysis.model_copy(update={"assessments": assessments, **ratings})
+    if junk_reason(analysis.summary) is None:
+        origin["summary"] = "model"
+    else:
+        origin["summary"] = "composed"
+        summary = compose_summary(requirements, polished, breakdown)
+        polished = polished.model_copy(update={"summary": summary})
+    return polished, origin

@@ -1,0 +1,66 @@
+"""Is the model's free text something a recruiter would read, or degenerate filler?
+
+A small model, its verdicts and quotes constrained by the schema, often fills the free-text
+fields with a label (``not_met``), punctuation (``...``), a fragment (``Mett``), a loop
+(``2014 - 2018] 2014 - 2018] …``) or a copy of the requirement. :func:`junk_reason` names what is
+wrong with such text, or returns None for text worth showing.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+
+from schemas.analysis import VERDICTS
+
+MIN_WORDS = 4  # fewer words than this say nothing a verdict does not already say
+MIN_DISTINCT_SHARE = 0.5  # distinct words / words: below it, the text goes round in circles
+REPEATED_NGRAM = 3  # a 3-word sequence ...
+REPEATS = 3  # ... occurring this often is a loop
+_WORD = re.compile(r"[A-Za-z][A-Za-z'’-]*|\d+")
+_LABELS = (
+    {v.replace("_", " ") for v in VERDICTS}
+    | set(VERDICTS)
+    | {
+        "no evidence",
+        "not met",
+        "yes",
+        "no",
+        "n/a",
+        "none",
+        "unknown",
+    }
+)
+
+
+def _words(text: str) -> list[str]:
+    return [w.lower() for w in _WORD.findall(text)]
+
+
+def _normalized(text: str) -> str:
+    return " ".join(_words(text))
+
+
+def junk_reason(text: str, *, echo_of: str | None = None) -> str | None:
+    """Why ``text`` is not worth showing (None when it is).
+
+    ``echo_of`` is the text it must not merely copy (the requirement it reasons about).
+    """
+    words = _words(text)
+    if not words:
+        return "no words"
+    flat = _normalized(text)
+    if flat in _LABELS or flat.replace(" ", "_") in VERDICTS:
+        return "a verdict label"
+    if len(words) < MIN_WORDS:
+        return f"fewer than {MIN_WORDS} words"
+    if echo_of is not None and flat in _normalized(echo_of):
+        return "a copy of the requirement"
+    grams = Counter(tuple(words[i : i + REPEATED_NGRAM]) for i in range(len(words) - 2))
+    if grams and grams.most_common(1)[0][1] >= REPEATS:
+        return "a repeated phrase"
+    if len(set(words)) / len(words) < MIN_DISTINCT_SHARE:
+        return "repetitive"
+    if sum(len(w) for w in words) < len(text.strip()) / 3:
+        return "mostly symbols"
+    return None

@@ -1,0 +1,122 @@
+"""Junk text is recognised, and code composes what the model could not write."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from agent.rubric.compose import compose_reasoning, polish
+from agent.rubric.scoring import score_analysis
+from agent.rubric.text_quality import junk_reason
+from schemas.analysis import MAX_REASONING_CHARS, MatchAnalysis, RequirementAssessment
+from schemas.inputs import Requirement
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "not_met",  # a verdict word as reasoning
+        "Not met",
+        "...",  # punctuation only
+        "Mett",  # a fragment
+        "Strong Python skills",  # a handful of words
+        "### [2014 - 2018] 2014 - 2018] 2014 - 2018] 2014 - 2018]",  # a loop
+        "Django Django Django Django Django Django",
+        "5+ years of Python and Django experience",  # a copy of the requirement
+    ],
+)
+def test_degenerate_text_is_junk(text):
+    assert junk_reason(text, echo_of="5+ years of Python and Django experience") is not None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Built Django REST APIs for four years at a fintech company.",
+        "The profile lists SQL but shows no production database work.",
+        "A good fit. Strong on the core skills.",
+    ],
+)
+def test_sentences_a_recruiter_would_read_pass(text):
+    assert junk_reason(text, echo_of="5+ years of Python and Django experience") is None
+
+
+REQS = [
+    Requirement(id="R1", text="5+ years of Python", dimension="skills"),
+    Requirement(id="R2", text="Kubernetes in production", dimension="skills"),
+]
+QUOTE = "Built Python services for payments at Acme from 2019 to 2024"
+
+
+def _analysis(reasoning: str, summary: str) -> MatchAnalysis:
+    rating = {"evidence": [QUOTE], "rating": 4, "rationale": "not_met"}
+    return MatchAnalysis.model_validate(
+        {
+            "assessments": [
+                {
+                    "requirement_id": "R1",
+                    "evidence": [QUOTE],
+                    "verdict": "partial",
+                    "reasoning": reasoning,
+                },
+                {
+                    "requirement_id": "R2",
+                    "evidence": [],
+                    "verdict": "insufficient_evidence",
+                    "reasoning": "not_met",
+                },
+            ],
+            "skills": rating,
+            "seniority": rating,
+            "domain_experience": rating,
+            "summary": summary,
+        }
+    )
+
+
+FACTS = {
+    "experience_years": 5.2,
+    "requirements": {"R1": {"required_years": 5, "mentioned_terms": ["Python"]}},
+}
+
+
+def test_junk_is_replaced_and_marked_composed_good_text_is_kept():
+    analysis = _analysis("Python work at Acme covers most of the years asked.", "...")
+    polished, origin = polish(analysis, REQS, FACTS, score_analysis(REQS, analysis))
+    assert origin == {
+        "R1.reasoning": "model",
+        "R2.reasoning": "composed",
+        "skills.rationale": "composed",
+        "seniority.rationale": "composed",
+        "domain_experience.rationale": "composed",
+        "summary": "composed",
+    }
+    assert polished.assessments[0].reasoning == analysis.assessments[0].reasoning
+    assert polished.assessments[1].reasoning == "The profile does not mention it."
+    assert polished.seniority.rationale == "About 5.2 years of dated roles."
+    assert polished.skills.rationale == "0 of 2 skills requirements met, 1 partly."
+    assert polished.summary.startswith("Meets 0 of 2 requirements (0/2 must-haves).")
+    assert "Partly: R1." in polished.summary and "Not shown: R2." in polished.summary
+    # verdicts and quotes are the model's, untouched
+    assert [a.verdict for a in polished.assessments] == ["partial", "insufficient_evidence"]
+    assert polished.assessments[0].evidence == [QUOTE]
+    # what code composes passes the same check
+    texts = [a.reasoning for a in polished.assessments] + [polished.summary]
+    texts += [r.rationale for r in polished.ratings().values()]
+    assert [t for t in texts if junk_reason(t) is not None] == []
+    # still a valid answer (stored reports are validated again when shown)
+    MatchAnalysis.model_validate(json.loads(polished.model_dump_json()))
+
+
+def test_composed_reasoning_names_the_terms_and_counts_years():
+    assessment = RequirementAssessment(
+        requirement_id="R1", evidence=[QUOTE], verdict="partial", reasoning="x"
+    )
+    text = compose_reasoning(assessment, FACTS["requirements"]["R1"], {"experience_years": 3})
+    assert (
+        text == "The quote shows Python, not all that is asked. Dated roles cover 3 years; 5 asked."
+    )
+    assert len(text) <= MAX_REASONING_CHARS
+    unquoted = assessment.model_copy(update={"evidence": [], "verdict": "not_met"})
+    assert compose_reasoning(unquoted, {}, {}) == "Nothing in the profile shows it."
