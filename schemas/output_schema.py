@@ -9,6 +9,7 @@ Free-text strings carry ``maxLength`` (see schemas.analysis for why not patterns
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from schemas.analysis import (
@@ -110,3 +111,38 @@ def build_analysis_schema(
         "required": ["assessments", *RATED_DIMENSIONS, "summary"],
         "additionalProperties": False,
     }
+
+
+def _utf8(value: Any) -> int:
+    return len(json.dumps(value, ensure_ascii=False).encode())
+
+
+def max_json_bytes(schema: Any) -> int:
+    """The longest compact JSON answer ``schema`` admits, in UTF-8 bytes.
+
+    A token is at least one byte, so this bounds the answer's tokens: an answer budget derived
+    from it cannot cut a valid answer short. Understands what :func:`build_analysis_schema` uses:
+    objects with fixed properties, arrays bounded by ``prefixItems`` or ``maxItems``, ``const``,
+    ``enum``, and ``maxLength`` strings, whose characters count two bytes each (an escape or an
+    accented letter; text of wider characters is not what the fields hold).
+    """
+    if not isinstance(schema, dict):
+        return 0
+    if "const" in schema:
+        return _utf8(schema["const"])
+    if "enum" in schema:
+        return max(_utf8(v) for v in schema["enum"])
+    kind = schema.get("type")
+    if kind == "object":
+        props = schema.get("properties", {})
+        body = sum(len(json.dumps(k)) + 1 + max_json_bytes(v) for k, v in props.items())
+        return 2 + body + max(len(props) - 1, 0)
+    if kind == "array":
+        items = [max_json_bytes(i) for i in schema.get("prefixItems", [])]
+        extra = schema.get("maxItems", len(items)) - len(items)
+        if extra > 0 and isinstance(schema.get("items"), dict):
+            items += [max_json_bytes(schema["items"])] * extra
+        return 2 + sum(items) + max(len(items) - 1, 0)
+    if kind == "string":
+        return 2 + 2 * int(schema.get("maxLength", 0))
+    return 8  # numbers, booleans

@@ -98,7 +98,12 @@ class EngineSettings(BaseSettings):
         description="auto: float32 on CPUs, where bfloat16 ties break speculation's losslessness.",
     )
     max_model_len: int = Field(8192, ge=256, description="Context length (prompt + output).")
-    max_tokens: int = Field(1536, ge=16, description="Upper bound on output tokens.")
+    max_tokens: int = Field(
+        1536,
+        ge=16,
+        description="Output tokens at most for a request without its own budget (an analysis "
+        "asks for room for the longest answer its schema admits).",
+    )
     kv_cache_gib: int = Field(
         2, ge=1, description="CPU memory for the KV cache, in GiB (VLLM_CPU_KVCACHE_SPACE)."
     )

@@ -9,7 +9,7 @@ from agent.errors import InputError
 from agent.rubric.evidence import profile_passages, related_passages
 from prompts import render_chat
 from schemas.inputs import JobPosting, Requirement
-from schemas.output_schema import build_analysis_schema
+from schemas.output_schema import build_analysis_schema, max_json_bytes
 from serving.engine import Engine, GenerationRequest
 
 PROMPT = "analysis"
@@ -86,7 +86,11 @@ def build_request(
     schema = build_analysis_schema(
         requirements, allowed, dimensions, verdict_choices(requirements, facts)
     )
-    return GenerationRequest(messages=messages, json_schema=schema)
+    # room for the longest answer the schema admits (a token is at least a byte), so a valid
+    # answer is never cut off mid-string; the engine caps it by what the context leaves
+    return GenerationRequest(
+        messages=messages, json_schema=schema, max_tokens=max_json_bytes(schema)
+    )
 
 
 def check_fits_context(engine: Engine, request: GenerationRequest) -> None:

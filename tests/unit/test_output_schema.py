@@ -5,7 +5,7 @@ import pytest
 from agent.graph.validation import AnalysisInvalidError, validate_analysis
 from schemas.analysis import MAX_REASONING_CHARS, MAX_SUMMARY_CHARS
 from schemas.inputs import Requirement
-from schemas.output_schema import build_analysis_schema
+from schemas.output_schema import build_analysis_schema, max_json_bytes
 
 REQS = [Requirement(id="R1", text="Python"), Requirement(id="R2", text="Kubernetes")]
 PROFILE = "Skills:\n- Python for six years\n- Django"
@@ -124,3 +124,35 @@ def test_not_json_is_rejected_with_raw_output_kept():
     with pytest.raises(AnalysisInvalidError) as info:
         validate_analysis('{"assessments": [', REQS, PROFILE)
     assert info.value.raw_output == '{"assessments": ['
+
+
+def test_the_answer_budget_bounds_every_answer_the_schema_admits():
+    """max_json_bytes is at least the size of the longest valid answer: quotes, ids, verdicts
+    and free text at their longest (accented, so two bytes a character)."""
+    quotes = {"R1": ["Shipped Django apps for six years at Acme, 2018-2024."], "R2": []}
+    dims = {"skills": quotes["R1"], "seniority": [], "domain_experience": []}
+    schema = build_analysis_schema(REQS, quotes, dims)
+    long = "é" * MAX_REASONING_CHARS
+    rating = {"evidence": quotes["R1"], "rating": 5, "rationale": long}
+    answer = {
+        "assessments": [
+            {
+                "requirement_id": "R1",
+                "evidence": quotes["R1"],
+                "verdict": "insufficient_evidence",
+                "reasoning": long,
+            },
+            {
+                "requirement_id": "R2",
+                "evidence": [],
+                "verdict": "insufficient_evidence",
+                "reasoning": long,
+            },
+        ],
+        "skills": rating,
+        "seniority": {**rating, "evidence": []},
+        "domain_experience": {**rating, "evidence": []},
+        "summary": "é" * MAX_SUMMARY_CHARS,
+    }
+    size = len(json.dumps(answer, ensure_ascii=False, separators=(",", ":")).encode())
+    assert size <= max_json_bytes(schema) <= size + 64
