@@ -1,9 +1,12 @@
 """Requirements of a job, extracted deterministically from its text.
 
-The text is cut into sections at its headings. Items (list-like lines) under requirement-like
-headings (Requirements, Qualifications, Skills, "we need someone who has:") come first, then items
-under neutral headings, then responsibilities; benefits, salary and company blurbs are skipped.
-Near-duplicates are dropped and the list is capped.
+The text is cut into sections at its headings (also a heading glued to the end of the line
+before it, as scraped postings have: "Apache httpdRoles and Responsibilities"). Items (list-like
+lines) under requirement-like headings (Requirements, Qualifications, Skills, "we need someone
+who has:") come first, then items under neutral headings, then responsibilities; benefits,
+salary and company blurbs are skipped. A word cut at its start by scraping ("ull stack") is
+mended from the posting's own words or the item dropped; a run of short tool lists under one
+heading becomes one requirement. Near-duplicates are dropped and the list is capped.
 """
 
 from __future__ import annotations
@@ -15,6 +18,13 @@ from schemas.inputs import Dimension, Requirement, RequirementKind, Requirements
 
 MAX_REQUIREMENTS = 8
 MAX_ITEM_WORDS = 40
+TOOL_ITEM_WORDS = 6  # items this short, listing names, are tools ...
+TOOL_LIST_ITEMS = 4  # ... and this many in one section make one requirement
+_GLUED_HEADING = re.compile(
+    r"(?<=[a-z0-9)])((?:Key |Main )?(?:Roles and Responsibilities|Responsibilities|Requirements|"
+    r"Qualifications|Benefits|Skills|What you.?ll (?:do|need)|About (?:us|the role)))\s*:?\s*$"
+)
+_TEMPLATE_JUNK = re.compile(r"[{}]")
 _BULLET = re.compile(r"(?:[-*•·▪◦–]|\d+[.)])\s")
 _REQUIRED = re.compile(
     r"requirement|qualification|skill|must.have|you have|you bring|you.?ll need|who you are|"
@@ -103,13 +113,75 @@ def _priority(heading: str) -> int | None:
     return 2 if _RESPONSIBILITY.search(heading) else 1
 
 
+def _unglued(lines: list[str]) -> list[str]:
+    """Lines with a heading glued to their end split off onto a line of its own."""
+    out: list[str] = []
+    for line in lines:
+        glued = _GLUED_HEADING.search(line)
+        if glued and line[: glued.start()].strip():
+            out += [line[: glued.start()].rstrip(), glued.group(1)]
+        else:
+            out.append(line)
+    return out
+
+
+def _mended(text: str, job_text: str) -> str | None:
+    """The item as a recruiter would write it: template braces dropped ("JavaScript {{or
+    CoffeeScript}}"), a scraped-off word start restored where the posting has the whole phrase
+    ("ull stack" → "Full stack"); None for a fragment the posting never uses otherwise ("pected
+    ratio …"), which is scraping debris."""
+    text = " ".join(_TEMPLATE_JUNK.sub("", text).split())
+    words = text.split()
+    if len(words) < 2 or not words[0][:1].islower():
+        return text
+    if not words[0].isalpha():  # "work: 1 year", "e.g." — not a cut word
+        return text
+    fragment, following = words[0], re.escape(words[1])
+    whole = re.search(rf"\b([A-Za-z]+{fragment})\s+{following}\b", job_text, re.I)
+    if whole is not None:
+        return " ".join([whole.group(1).capitalize(), *words[1:]])
+    elsewhere = re.findall(rf"\b{fragment}\b", job_text, re.I)
+    return text if len(elsewhere) > 1 else None
+
+
+def _name_words(text: str) -> list[str]:
+    return [w for w in re.split(r"[\s,/;]+", text) if w]
+
+
+_PROSE_WORDS = re.compile(r"\b(?:in|with|of|for|to|the|a|an|and|or|at|on|as)\b", re.I)
+
+
+def _is_tool_item(text: str) -> bool:
+    """A short list of names: "Git/Gerrit / Jenkins / PyCharm", "Linux, Shell Scripting",
+    "ExtJS"; not a sentence ("Experience with AJAX.", "Degree in Computer Science")."""
+    words = _name_words(text)
+    if not words or len(words) > TOOL_ITEM_WORDS or text.rstrip().endswith("."):
+        return False
+    if _PROSE_WORDS.search(text) or not (len(words) <= 2 or re.search(r"[,/]", text)):
+        return False
+    names = sum(1 for w in words if w[:1].isupper() or any(c in w for c in ".+#"))
+    return names >= len(words) / 2
+
+
+def _section_items(items: list[tuple[str, bool]], heading: str | None) -> list[tuple[str, bool]]:
+    """A section's requirements: its tool lists as one (when it has several), then its other
+    items long enough to say something."""
+    tools = [(t, nice) for t, nice in items if _is_tool_item(t)]
+    merged: list[tuple[str, bool]] = []
+    if len(tools) >= TOOL_LIST_ITEMS:
+        merged = [(f"{heading or 'Tools'}: " + "; ".join(t for t, _ in tools), tools[0][1])]
+        items = [item for item in items if item not in tools]
+    return merged + [(t, n) for t, n in items if 3 <= len(t.split()) <= MAX_ITEM_WORDS]
+
+
 def _ranked_items(job_text: str) -> list[tuple[str, bool]]:
     """List-like lines by section priority, each with whether its heading says nice-to-have."""
     lines = job_text.splitlines()
     if lines and lines[0].startswith("# "):
         lines = lines[1:]  # the title
+    lines = _unglued(lines)
     buckets: dict[int, list[tuple[str, bool]]] = {0: [], 1: [], 2: []}
-    priority: int | None = 1
+    sections: list[tuple[int, str | None, list[tuple[str, bool]]]] = [(1, None, [])]
     nice_heading = False
     for raw in lines:
         if not raw.strip():
@@ -118,10 +190,14 @@ def _ranked_items(job_text: str) -> list[tuple[str, bool]]:
         if heading is not None:
             priority = _priority(heading)
             nice_heading = bool(_NICE.search(heading))
+            sections.append((-1 if priority is None else priority, heading, []))
             continue
-        text = strip_bullet(raw)
-        if priority is not None and 3 <= len(text.split()) <= MAX_ITEM_WORDS:
-            buckets[priority].append((text, nice_heading))
+        text = _mended(strip_bullet(raw), job_text)
+        if text:
+            sections[-1][2].append((text, nice_heading))
+    for priority, heading, items in sections:
+        if priority >= 0:
+            buckets[priority] += _section_items(items, heading)
     return buckets[0] + buckets[1] + buckets[2]
 
 

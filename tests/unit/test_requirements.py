@@ -45,3 +45,43 @@ def test_prose_job_falls_back_to_sentences_that_ask_for_something():
     prose = f"# Dev\n\n{filler}The candidate must have 5 years of Android experience. {filler}"
     texts = [r.text for r in extract_requirements(prose)]
     assert texts == ["The candidate must have 5 years of Android experience."]
+
+
+def test_a_scraped_posting_reads_as_its_asks():
+    """job_008 as scraped: a heading glued to a tool name, a word cut at its start, template
+    debris, and seven one-line tool lists."""
+    reqs = extract_requirements(job_path("job_008").read_text())
+    texts = [r.text for r in reqs]
+    assert not any("Responsibilities" in t or "{" in t or t.startswith("ull ") for t in texts)
+    tools = [t for t in texts if t.startswith("Environment, tools: ")]
+    assert len(tools) == 1 and "Apache httpd" in tools[0] and "CherryPy" in tools[0]
+    assert "Full stack web development (frontend + backend)" in texts  # "ull stack" mended
+    for ask in ("5 + years experience", "Expert Python skills", "Relational databases and SQL"):
+        assert any(ask in t for t in texts), ask
+
+
+def test_short_tool_lists_merge_only_when_a_section_is_made_of_them():
+    few = "# X\n\nSkills\n- Python, Django\n- Docker\n- Kubernetes in production at scale\n"
+    assert [r.text for r in extract_requirements(few)] == ["Kubernetes in production at scale"]
+    many = few + "- Git / Jenkins\n- Redis, Celery\n"
+    texts = [r.text for r in extract_requirements(many)]
+    assert texts == [
+        "Skills: Python, Django; Docker; Git / Jenkins; Redis, Celery",
+        "Kubernetes in production at scale",
+    ]
+
+
+def test_scraped_fragments_are_mended_or_dropped_and_template_braces_go():
+    job = (
+        "# X\n\nRequirements\n- strong communication skills in English\n"
+        "- ull stack work daily\n- Strong proficiency with JavaScript {{or CoffeeScript}}\n"
+        "\nAbout us\nWe do Full stack work, and strong teams win.\n"
+    )
+    texts = [r.text for r in extract_requirements(job)]
+    assert texts == [
+        "strong communication skills in English",  # "strong" is a word the posting uses
+        "Full stack work daily",  # mended from "Full stack" elsewhere in the posting
+        "Strong proficiency with JavaScript or CoffeeScript",
+    ]
+    cut = "# X\n\nRequirements\n- pected ratio of design tasks is 80:20\n- Python 3 and Django\n"
+    assert [r.text for r in extract_requirements(cut)] == ["Python 3 and Django"]
