@@ -136,7 +136,9 @@ def score(state: AnalysisState, runtime: Runtime[AnalysisContext]) -> dict[str, 
     analysis, reqs = state["analysis"], state["requirements"]
     assert analysis is not None
     breakdown = score_analysis(reqs, analysis)
-    analysis, text_origin = polish(analysis, reqs, state["facts"], breakdown)
+    analysis, text_origin = polish(
+        analysis, reqs, state["facts"], breakdown, state["visible_profile"]
+    )
     model_written = sum(origin == "model" for origin in text_origin.values())
     info = runtime.context.engine.info
     counters = state["speculation"]

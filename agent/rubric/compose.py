@@ -22,6 +22,7 @@ from schemas.report import ScoreBreakdown
 
 Origin = Literal["model", "composed"]
 QUOTE_CHARS = 70
+REASONING = MAX_REASONING_CHARS
 
 
 def _quote(text: str, room: int = QUOTE_CHARS) -> str:
@@ -122,15 +123,18 @@ def polish(
     requirements: list[Requirement],
     facts: dict[str, Any],
     breakdown: ScoreBreakdown,
+    profile: str,
 ) -> tuple[MatchAnalysis, dict[str, Origin]]:
-    """The analysis with junk text replaced, and who wrote each text field."""
+    """The analysis with junk text replaced, and who wrote each text field (``profile``: the
+    visible profile, which free text may quote only as evidence)."""
     origin: dict[str, Origin] = {}
     per_requirement = facts.get("requirements", {})
     texts = {r.id: r.text for r in requirements}
     assessments = []
     for a in analysis.assessments:
         key = f"{a.requirement_id}.reasoning"
-        if junk_reason(a.reasoning, echo_of=texts.get(a.requirement_id)) is None:
+        echo = texts.get(a.requirement_id)
+        if junk_reason(a.reasoning, echo_of=echo, source=profile, limit=REASONING) is None:
             origin[key] = "model"
             assessments.append(a)
             continue
@@ -140,7 +144,7 @@ def polish(
     ratings = {}
     for name, rating in analysis.ratings().items():
         key = f"{name}.rationale"
-        if junk_reason(rating.rationale) is None:
+        if junk_reason(rating.rationale, source=profile, limit=REASONING) is None:
             origin[key] = "model"
             ratings[name] = rating
             continue
@@ -148,7 +152,7 @@ def polish(
         text = compose_rationale(name, rating, requirements, assessments, facts)
         ratings[name] = rating.model_copy(update={"rationale": text})
     polished = analysis.model_copy(update={"assessments": assessments, **ratings})
-    if junk_reason(analysis.summary) is None:
+    if junk_reason(analysis.summary, source=profile, limit=MAX_SUMMARY_CHARS) is None:
         origin["summary"] = "model"
     else:
         origin["summary"] = "composed"

@@ -17,6 +17,8 @@ MIN_WORDS = 4  # fewer words than this say nothing a verdict does not already sa
 MIN_DISTINCT_SHARE = 0.5  # distinct words / words: below it, the text goes round in circles
 REPEATED_NGRAM = 3  # a 3-word sequence ...
 REPEATS = 3  # ... occurring this often is a loop
+LONG_NGRAM = 6  # a 6-word sequence twice is a loop too
+COPIED_WORDS = 8  # this many words in a row from the profile: a copy, not an assessment
 _WORD = re.compile(r"[A-Za-z][A-Za-z'’-]*|\d+")
 _LABELS = (
     {v.replace("_", " ") for v in VERDICTS}
@@ -41,10 +43,22 @@ def _normalized(text: str) -> str:
     return " ".join(_words(text))
 
 
-def junk_reason(text: str, *, echo_of: str | None = None) -> str | None:
+def _grams(words: list[str], n: int) -> Counter[tuple[str, ...]]:
+    return Counter(tuple(words[i : i + n]) for i in range(len(words) - n + 1))
+
+
+def junk_reason(
+    text: str,
+    *,
+    echo_of: str | None = None,
+    source: str | None = None,
+    limit: int | None = None,
+) -> str | None:
     """Why ``text`` is not worth showing (None when it is).
 
-    ``echo_of`` is the text it must not merely copy (the requirement it reasons about).
+    ``echo_of`` is the text it must not merely copy (the requirement it reasons about);
+    ``source`` the profile, which an assessment quotes as evidence, not as its reasoning;
+    ``limit`` the field's length bound, where text without an ending was cut off.
     """
     words = _words(text)
     if not words:
@@ -56,9 +70,19 @@ def junk_reason(text: str, *, echo_of: str | None = None) -> str | None:
         return f"fewer than {MIN_WORDS} words"
     if echo_of is not None and flat in _normalized(echo_of):
         return "a copy of the requirement"
-    grams = Counter(tuple(words[i : i + REPEATED_NGRAM]) for i in range(len(words) - 2))
+    grams = _grams(words, REPEATED_NGRAM)
     if grams and grams.most_common(1)[0][1] >= REPEATS:
         return "a repeated phrase"
+    long_grams = _grams(words, LONG_NGRAM)
+    if long_grams and long_grams.most_common(1)[0][1] >= 2:
+        return "a repeated phrase"
+    if source is not None and len(words) >= COPIED_WORDS:
+        profile = f" {_normalized(source)} "
+        windows = (" ".join(words[i : i + COPIED_WORDS]) for i in range(len(words) - 7))
+        if any(f" {w} " in profile for w in windows):
+            return "copied from the profile"
+    if limit is not None and len(text.strip()) >= limit - 1 and text.strip()[-1:] not in ".!?)":
+        return "cut off at the length limit"
     if len(set(words)) / len(words) < MIN_DISTINCT_SHARE:
         return "repetitive"
     if sum(len(w) for w in words) < len(text.strip()) / 3:

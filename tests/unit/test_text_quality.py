@@ -30,6 +30,26 @@ def test_degenerate_text_is_junk(text):
     assert junk_reason(text, echo_of="5+ years of Python and Django experience") is not None
 
 
+PROFILE = (
+    "I am a full-stack web developer with over 6 years of experience in Python Django. "
+    "Built payment services at Acme."
+)
+
+
+def test_the_profile_copied_looped_or_cut_off_is_junk():
+    looped = (
+        "I am a full-stack web developer with over 6 years of experience in Python Django. I am "
+        "a full-stack web developer with over 6 years of experience in a"
+    )
+    assert junk_reason(looped) == "a repeated phrase"
+    copied = "I am a full-stack web developer with over 6 years of experience in Python Django."
+    assert junk_reason(copied, source=PROFILE) == "copied from the profile"
+    assert junk_reason(copied) is None  # the same words are fine when they are not a copy
+    cut = "The profile shows Django work at two companies and a long list of " + "x" * 100
+    assert junk_reason(cut[:150], limit=150) == "cut off at the length limit"
+    assert junk_reason("Shows six years of Django, more than asked.", limit=150) is None
+
+
 @pytest.mark.parametrize(
     "text",
     [
@@ -83,7 +103,7 @@ FACTS = {
 
 def test_junk_is_replaced_and_marked_composed_good_text_is_kept():
     analysis = _analysis("Python work at Acme covers most of the years asked.", "...")
-    polished, origin = polish(analysis, REQS, FACTS, score_analysis(REQS, analysis))
+    polished, origin = polish(analysis, REQS, FACTS, score_analysis(REQS, analysis), QUOTE)
     assert origin == {
         "R1.reasoning": "model",
         "R2.reasoning": "composed",
