@@ -38,32 +38,39 @@ def _years(value: float) -> str:
     return f"{value:.1f}".rstrip("0").rstrip(".")
 
 
+def _terms_in(terms: list[str], quotes: list[str]) -> str:
+    """The requirement's terms the quotes themselves name, up to three."""
+    said = " ".join(quotes).lower()
+    return ", ".join([t for t in terms if t.lower() in said][:3])
+
+
 def compose_reasoning(
     assessment: RequirementAssessment, requirement_facts: dict[str, Any], facts: dict[str, Any]
 ) -> str:
     """One sentence for a verdict from what code computed (the quotes are shown beside it)."""
-    quoted = bool(assessment.evidence)
-    terms = ", ".join((requirement_facts.get("mentioned_terms") or [])[:3])
+    mentioned = requirement_facts.get("mentioned_terms") or []
+    terms = _terms_in(mentioned, assessment.evidence)
     asked = requirement_facts.get("required_years")
     have = facts.get("experience_years")
     years = ""
     if asked and have is not None:
         years = f" Dated roles cover {_years(have)} years; {_years(asked)} asked."
     verdict = assessment.verdict
-    if verdict == "met":
-        text = f"The quote shows {terms}." if terms else "The quoted passage shows it."
+    if verdict in ("met", "partial") and not terms:
+        text = f"Judged {verdict.replace('_', ' ')}, but the quote names none of its terms."
+    elif verdict == "met":
+        text = f"The quote names {terms}."
     elif verdict == "partial":
-        text = (
-            f"The quote shows {terms}, not all that is asked."
-            if terms
-            else "The quoted passage shows part of it."
-        )
+        text = f"The quote names {terms}, not all that is asked."
     elif verdict == "not_met":
         text = (
-            "The quoted passage does not show it." if quoted else "Nothing in the profile shows it."
+            "The quoted passage does not show it."
+            if assessment.evidence
+            else "Nothing in the profile shows it."
         )
-    elif terms:
-        text = f"The profile names {terms} but does not show this requirement."
+    elif mentioned:
+        shown = ", ".join(mentioned[:3])
+        text = f"The profile names {shown} but does not show this requirement."
     else:
         text = "The profile does not mention it."
     return _fit(text + years, MAX_REASONING_CHARS)
@@ -78,7 +85,8 @@ def compose_rationale(
 ) -> str:
     """One sentence for a 1-5 rating."""
     if dimension == "seniority" and facts.get("experience_years") is not None:
-        text = f"About {_years(facts['experience_years'])} years of dated roles"
+        text = f"Rated {rating.rating}/5 by the model; {_years(facts['experience_years'])} "
+        text += "years of dated roles"
         if facts.get("stated_experience_years"):
             text += f"; {_years(facts['stated_experience_years'])} years stated"
         return _fit(text + ".", MAX_REASONING_CHARS)
@@ -86,7 +94,8 @@ def compose_rationale(
     verdicts = [a.verdict for a in assessments if a.requirement_id in ids]
     if verdicts:
         met, partial = verdicts.count("met"), verdicts.count("partial")
-        text = f"{met} of {len(verdicts)} {dimension.replace('_', ' ')} requirements met"
+        text = f"Rated {rating.rating}/5 by the model; {met} of {len(verdicts)} "
+        text += f"{dimension.replace('_', ' ')} requirements met"
         text += f", {partial} partly." if partial else "."
     elif rating.evidence:
         text = f"Rated {rating.rating}/5 from {_quote(rating.evidence[0])}."

@@ -114,8 +114,10 @@ def test_junk_is_replaced_and_marked_composed_good_text_is_kept():
     }
     assert polished.assessments[0].reasoning == analysis.assessments[0].reasoning
     assert polished.assessments[1].reasoning == "The profile does not mention it."
-    assert polished.seniority.rationale == "About 5.2 years of dated roles."
-    assert polished.skills.rationale == "0 of 2 skills requirements met, 1 partly."
+    assert polished.seniority.rationale == "Rated 4/5 by the model; 5.2 years of dated roles."
+    assert polished.skills.rationale == (
+        "Rated 4/5 by the model; 0 of 2 skills requirements met, 1 partly."
+    )
     assert polished.summary.startswith("Meets 0 of 2 requirements (0/2 must-haves).")
     assert "Partly: R1." in polished.summary and "Not shown: R2." in polished.summary
     # verdicts and quotes are the model's, untouched
@@ -135,7 +137,11 @@ def test_composed_reasoning_names_the_terms_and_counts_years():
     )
     text = compose_reasoning(assessment, FACTS["requirements"]["R1"], {"experience_years": 3})
     assert (
-        text == "The quote shows Python, not all that is asked. Dated roles cover 3 years; 5 asked."
+        text == "The quote names Python, not all that is asked. Dated roles cover 3 years; 5 asked."
+    )
+    elsewhere = assessment.model_copy(update={"evidence": ["Led a team of four"], "verdict": "met"})
+    assert compose_reasoning(elsewhere, FACTS["requirements"]["R1"], {}) == (
+        "Judged met, but the quote names none of its terms."
     )
     assert len(text) <= MAX_REASONING_CHARS
     unquoted = assessment.model_copy(update={"evidence": [], "verdict": "not_met"})
