@@ -17,6 +17,7 @@ DIMENSION_QUOTES = 4
 MIN_ANSWER_TOKENS = 768
 COVERED = 0.6  # share of a requirement's terms the profile names for "met or partial" only
 SUPPORTED_VERDICTS = ("met", "partial")
+SHORT_VERDICTS = ("partial", "not_met")  # fewer years than asked
 _SENIORITY = re.compile(
     r"\b\d+\+?\s*years?\b|\bsenior\b|\blead\b|\bmanager\b|\bhead of\b|\bprincipal\b|"
     r"\b(?:19|20)\d\d\b|\bpresent\b",
@@ -47,21 +48,35 @@ def dimension_quotes(
     }
 
 
+def candidate_years(facts: dict[str, Any]) -> float | None:
+    """The candidate's years of experience as code found them: dated roles or a stated claim."""
+    found = [facts.get("experience_years"), facts.get("stated_experience_years")]
+    return max((y for y in found if y is not None), default=None)
+
+
 def verdict_choices(
     requirements: list[Requirement], facts: dict[str, Any]
 ) -> dict[str, tuple[str, ...]]:
-    """Verdicts the evidence leaves open: when the profile names most of a requirement's terms,
-    "not met" and "no evidence" would contradict it, so only met or partial remain.
+    """Verdicts the evidence leaves open, where code knows better than the model.
 
-    A 135M model left with all four picked "not_met" for the strong candidate's exact skills
-    (seen here); code rules out the contradiction and the model still judges met vs partial.
+    When the profile names most of a requirement's terms, "not met" and "no evidence" would
+    contradict it, so only met or partial remain (a 135M model left with all four picked
+    "not_met" for the strong candidate's exact skills, seen here). When the requirement asks
+    for more years than the profile shows (dated roles or a stated claim), it cannot be "met":
+    partial at best.
     """
     per_requirement = facts.get("requirements", {})
-    return {
-        r.id: SUPPORTED_VERDICTS
-        for r in requirements
-        if per_requirement.get(r.id, {}).get("term_coverage", 0.0) >= COVERED
-    }
+    years = candidate_years(facts)
+    choices: dict[str, tuple[str, ...]] = {}
+    for r in requirements:
+        known = per_requirement.get(r.id, {})
+        covered = known.get("term_coverage", 0.0) >= COVERED
+        asked = known.get("required_years")
+        if asked is not None and years is not None and years < asked:
+            choices[r.id] = ("partial",) if covered else SHORT_VERDICTS
+        elif covered:
+            choices[r.id] = SUPPORTED_VERDICTS
+    return choices
 
 
 def build_request(

@@ -51,10 +51,13 @@ def compose_reasoning(
     mentioned = requirement_facts.get("mentioned_terms") or []
     terms = _terms_in(mentioned, assessment.evidence)
     asked = requirement_facts.get("required_years")
-    have = facts.get("experience_years")
     years = ""
-    if asked and have is not None:
-        years = f" Dated roles cover {_years(have)} years; {_years(asked)} asked."
+    if asked and facts.get("experience_years") is not None:
+        years = (
+            f" Dated roles cover {_years(facts['experience_years'])} years; {_years(asked)} asked."
+        )
+    elif asked and facts.get("stated_experience_years") is not None:
+        years = f" States {_years(facts['stated_experience_years'])} years; {_years(asked)} asked."
     verdict = assessment.verdict
     if verdict in ("met", "partial") and not terms:
         text = f"Judged {verdict.replace('_', ' ')}, but the quote names none of its terms."

@@ -156,3 +156,30 @@ def test_the_answer_budget_bounds_every_answer_the_schema_admits():
     }
     size = len(json.dumps(answer, ensure_ascii=False, separators=(",", ":")).encode())
     assert size <= max_json_bytes(schema) <= size + 64
+
+
+def test_fewer_years_than_asked_cannot_be_met():
+    """Code knows the years: a profile with 4 against 5 asked is partial at best."""
+    from agent.graph.request import verdict_choices
+
+    reqs = [
+        Requirement(id="R1", text="5+ years of Python and Django"),
+        Requirement(id="R2", text="5+ years of Kubernetes"),
+        Requirement(id="R3", text="Python and Django"),
+    ]
+    facts = {
+        "stated_experience_years": 4.0,
+        "experience_years": None,
+        "requirements": {
+            "R1": {"required_years": 5.0, "term_coverage": 1.0},
+            "R2": {"required_years": 5.0, "term_coverage": 0.0},
+            "R3": {"required_years": None, "term_coverage": 1.0},
+        },
+    }
+    assert verdict_choices(reqs, facts) == {
+        "R1": ("partial",),
+        "R2": ("partial", "not_met"),
+        "R3": ("met", "partial"),
+    }
+    facts["experience_years"] = 6.5  # dated roles cover enough
+    assert verdict_choices(reqs, facts) == {"R1": ("met", "partial"), "R3": ("met", "partial")}
