@@ -18,6 +18,14 @@ def analyze(
     candidate: Annotated[
         Path, typer.Option("--candidate", help="Profile: text, Markdown or JSON Resume.")
     ],
+    requirements_file: Annotated[
+        Path | None,
+        typer.Option(
+            "--requirements",
+            help="Your own requirements instead of the job's: JSON or one per line "
+            "(see `hiring-assistant requirements JOB --json`).",
+        ),
+    ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the MatchReport as JSON.")] = False,
     no_speculation: Annotated[
         bool, typer.Option("--no-speculation", help="Turn n-gram speculation off.")
@@ -33,13 +41,14 @@ def analyze(
 ) -> None:
     """Analyze one candidate against one job; the report is saved (see `history`)."""
     from agent.errors import InputError
-    from agent.ingest.files import load_candidate, load_job
+    from agent.ingest.files import load_candidate, load_job, load_requirements
     from agent.service import AnalysisService
     from agent.store import open_database
 
     with friendly_errors():
         job_posting = load_job(job)
         profile = load_candidate(candidate)
+        given = load_requirements(requirements_file) if requirements_file else None
         settings = with_speculation(
             get_settings(),
             method="off" if no_speculation else None,
@@ -55,7 +64,7 @@ def analyze(
         with open_database() as database, start_engine(settings) as engine:
             service = AnalysisService(engine, database, max_attempts=max_attempts)
             say(f"Analyzing {profile.id} against {job_posting.title!r}…")
-            run, saved = service.analyze_and_save(job_posting, profile)
+            run, saved = service.analyze_and_save(job_posting, profile, requirements=given)
         state = "Saved as" if saved.created else "Already saved (same inputs and settings) as"
         say(f"{state} analysis #{saved.analysis_id}: `hiring-assistant show {saved.analysis_id}`.")
         comparison = None

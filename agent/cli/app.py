@@ -13,6 +13,7 @@ from agent.cli.bench import bench
 from agent.cli.evaluate import evaluate
 from agent.cli.model import model_app
 from agent.cli.output import say
+from agent.cli.requirements import requirements
 from agent.cli.store import candidate_app, db_app, history, show
 
 app = typer.Typer(
@@ -22,6 +23,7 @@ app = typer.Typer(
     add_completion=False,
 )
 app.command()(analyze)
+app.command()(requirements)
 app.command("eval")(evaluate)
 app.command()(bench)
 app.command()(history)

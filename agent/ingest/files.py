@@ -2,14 +2,19 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
 
 from agent.errors import InputError
 from agent.ingest.json_common import FormatError, looks_like_json, parse_json_document
 from agent.ingest.json_job import job_to_parts
 from agent.ingest.json_resume import resume_to_markdown
 from agent.rubric.requirements import make_requirement, requirements_from_text
-from schemas.inputs import CandidateProfile, JobPosting, RequirementsSource
+from agent.rubric.text_tools import strip_bullet
+from schemas.inputs import CandidateProfile, JobPosting, Requirement, RequirementsSource
 
 MAX_FILE_BYTES = 1_000_000
 
@@ -101,3 +106,55 @@ def load_candidate(path: Path) -> CandidateProfile:
     except FormatError as exc:
         raise InputError(f"{exc} ({path})") from None
     return CandidateProfile(id=path.stem, display_name=name or None, text=markdown, structured=data)
+
+
+MAX_GIVEN_REQUIREMENTS = 20
+
+
+def load_requirements(path: Path) -> list[Requirement]:
+    """A recruiter's own requirements: a JSON list (of texts, or of objects with ``text`` and
+    optional ``kind``/``weight``), or one per line (list markers dropped; "nice to have" in a
+    line makes it one). Ids are R1..Rn in the file's order."""
+    text = read_document(path, "requirements")
+    items: list[dict[str, Any]] = []
+    if text.lstrip().startswith("["):
+        try:
+            raw = json.loads(text)
+        except ValueError as exc:
+            raise InputError(f"requirements file {path} is not valid JSON: {exc}") from None
+        for entry in raw:
+            if isinstance(entry, str):
+                items.append({"text": entry})
+            elif isinstance(entry, dict) and isinstance(entry.get("text"), str):
+                items.append(entry)
+            else:
+                raise InputError(
+                    f"requirements file {path}: each entry must be a text or an object with "
+                    f'"text", got {json.dumps(entry)[:60]}'
+                )
+    else:
+        items = [{"text": strip_bullet(line)} for line in text.splitlines() if strip_bullet(line)]
+    if not items:
+        raise InputError(f"no requirements in {path}")
+    if len(items) > MAX_GIVEN_REQUIREMENTS:
+        raise InputError(
+            f"{len(items)} requirements in {path}; the analysis takes {MAX_GIVEN_REQUIREMENTS} "
+            "at most"
+        )
+    out = []
+    for index, item in enumerate(items, 1):
+        kind = item.get("kind")
+        if kind not in (None, "must_have", "nice_to_have"):
+            raise InputError(
+                f'requirements file {path}: kind must be "must_have" or "nice_to_have"'
+            )
+        requirement = make_requirement(index, item["text"].strip(), kind=kind)
+        if "weight" in item:
+            try:
+                requirement = Requirement(**{**requirement.model_dump(), "weight": item["weight"]})
+            except ValidationError:
+                raise InputError(
+                    f"requirements file {path}: weight must be a number from 0 to 10"
+                ) from None
+        out.append(requirement)
+    return out
