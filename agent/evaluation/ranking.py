@@ -33,6 +33,7 @@ class RankingTask:
     job_id: str
     intended: str
     candidates: tuple[str, ...]  # includes ``intended``
+    weak: str | None = None  # the job's own weaker resume, when labelled
 
 
 @dataclass(frozen=True)
@@ -97,7 +98,7 @@ def ranking_tasks(
             )
         candidates = [job.strong, job.weak, *rng.sample(pool, distractors)]
         rng.shuffle(candidates)
-        tasks.append(RankingTask(job.job_id, job.strong, tuple(candidates)))
+        tasks.append(RankingTask(job.job_id, job.strong, tuple(candidates), weak=job.weak))
     return tasks
 
 
@@ -132,6 +133,14 @@ class TaskResult:
     intended: str
     rank: int
     scores: dict[str, float]
+    weak: str | None = None
+
+    @property
+    def strong_above_weak(self) -> bool | None:
+        """Whether the intended (strong) resume scored strictly above the job's weak one."""
+        if self.weak is None:
+            return None
+        return self.scores[self.intended] > self.scores[self.weak]
 
     @property
     def top1(self) -> bool:
@@ -161,6 +170,7 @@ class TaskResult:
             "intended": self.intended,
             "rank": self.rank,
             "top1": self.top1,
+            "strong_above_weak": self.strong_above_weak,
             "scores": dict(self.scores),
         }
 
@@ -266,12 +276,19 @@ class EvalReport:
         """Mean reciprocal rank (pessimistic ties)."""
         return mean_reciprocal_rank(self.rows)
 
+    @property
+    def strong_above_weak(self) -> float | None:
+        """Share of the tasks with a weak resume where the strong one scored strictly higher."""
+        pairs = [row.strong_above_weak for row in self.rows if row.weak is not None]
+        return sum(pairs) / len(pairs) if pairs else None
+
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready representation."""
         return {
             "tasks": self.tasks,
             "top1_accuracy": self.top1_accuracy,
             "mrr": self.mrr,
+            "strong_above_weak": self.strong_above_weak,
             "rows": [row.to_dict() for row in self.rows],
         }
 
@@ -293,9 +310,12 @@ class EvalReport:
                 str(row.rank),
             )
         lines = render_table(table)
-        lines.append(
+        summary = (
             f"tasks {self.tasks}   top-1 accuracy {self.top1_accuracy:.3f}   MRR {self.mrr:.3f}"
         )
+        if self.strong_above_weak is not None:
+            summary += f"   strong above weak {self.strong_above_weak:.3f}"
+        lines.append(summary)
         return "\n".join(lines)
 
 
@@ -320,6 +340,7 @@ def run_ranking_eval(tasks: Sequence[RankingTask], score: ScoreFn) -> EvalReport
                 intended=task.intended,
                 rank=_rank(scores, task.intended),
                 scores=scores,
+                weak=task.weak,
             )
         )
     return EvalReport(rows=tuple(rows))

@@ -241,6 +241,7 @@ def test_report_to_dict_is_json_and_table_lists_every_job():
         "intended": "good_b",
         "rank": 2,
         "top1": False,
+        "strong_above_weak": None,
         "scores": {"good_b": 50.0, "y1": 50.0, "y2": 20.0},
     }
     table = report.format_table()
@@ -359,3 +360,14 @@ def test_eval_counts_who_wrote_the_text():
         "fields": fields,
         "model_text_share": round((fields - 3) / fields, 3),
     }
+
+
+def test_strong_above_weak_counts_strict_wins_over_the_jobs_weak_resume():
+    tasks = [
+        RankingTask("job_a", "good_a", ("x1", "good_a", "x2"), weak="x1"),  # 90 > 10
+        RankingTask("job_b", "good_b", ("good_b", "y1", "y2"), weak="y1"),  # 50 = 50: not above
+        RankingTask("job_c", "good_c", ("z1", "z2", "good_c")),  # no weak resume: not counted
+    ]
+    report = run_ranking_eval(tasks, _fake_score)
+    assert report.strong_above_weak == 0.5
+    assert report.format_table().splitlines()[-1].endswith("strong above weak 0.500")
