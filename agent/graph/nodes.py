@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from datetime import UTC, datetime
 from typing import Any, Literal
 
@@ -21,7 +22,7 @@ from agent.rubric.text_tools import content_hash
 from prompts import render, template_version
 from schemas.inputs import Requirement
 from schemas.report import MatchReport, Provenance
-from serving.engine import Engine, GenerationRequest
+from serving.engine import Engine
 
 
 def normalize(state: AnalysisState) -> dict[str, Any]:
@@ -77,9 +78,8 @@ def render_prompt(state: AnalysisState, runtime: Runtime[AnalysisContext]) -> di
 def generate(state: AnalysisState, runtime: Runtime[AnalysisContext]) -> dict[str, Any]:
     """One generation; transient engine errors are retried by the node's RetryPolicy."""
     engine = runtime.context.engine
-    request = GenerationRequest(
-        messages=state["messages"], json_schema=state["request"].json_schema
-    )
+    # the rendered request (schema, answer budget) with this attempt's messages
+    request = dataclasses.replace(state["request"], messages=state["messages"])
     generation = engine.generate(request)
     spent = generation.speculation  # this request's own drafts, whatever else runs at once
     if "speculation" in state:

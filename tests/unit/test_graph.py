@@ -10,6 +10,7 @@ from agent.graph.request import build_request
 from agent.rubric.requirements import extract_requirements
 from agent.service import analyze, analyze_many, prepare_request, run_analysis
 from schemas.inputs import CandidateProfile, JobPosting, Requirement
+from schemas.output_schema import max_json_bytes
 from serving.engine import EngineError, TransientEngineError
 from serving.fake_engine import ScriptedEngine
 from tests.unit.fake_answers import valid_answer
@@ -72,6 +73,10 @@ def test_repaired_after_an_invalid_answer(job, candidate):
     assert retry[-2]["role"] == "assistant" and "Rust at NASA" in retry[-2]["content"]
     assert retry[-1]["role"] == "user" and "not found verbatim" in retry[-1]["content"]
     assert engine.history[1].json_schema == engine.history[0].json_schema
+    # every attempt has room for the longest answer the schema admits (not the default 1536)
+    budget = max_json_bytes(request.json_schema)
+    assert budget > 1536
+    assert [r.max_tokens for r in engine.history] == [budget, budget]
 
 
 def test_exhausted_attempts_fail_with_last_output_and_errors(job, candidate):
