@@ -22,16 +22,14 @@ from schemas.report import ScoreBreakdown
 
 Origin = Literal["model", "composed"]
 QUOTE_CHARS = 70
-REASONING = MAX_REASONING_CHARS
-
-
-def _quote(text: str, room: int = QUOTE_CHARS) -> str:
-    text = " ".join(text.split())
-    return f"“{text if len(text) <= room else text[: room - 1].rstrip() + '…'}”"
 
 
 def _fit(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
+
+
+def _quote(text: str, room: int = QUOTE_CHARS) -> str:
+    return f"“{_fit(' '.join(text.split()), room)}”"
 
 
 def _years(value: float) -> str:
@@ -146,7 +144,8 @@ def polish(
     for a in analysis.assessments:
         key = f"{a.requirement_id}.reasoning"
         echo = texts.get(a.requirement_id)
-        if junk_reason(a.reasoning, echo_of=echo, source=profile, limit=REASONING) is None:
+        junk = junk_reason(a.reasoning, echo_of=echo, source=profile, limit=MAX_REASONING_CHARS)
+        if junk is None:
             origin[key] = "model"
             assessments.append(a)
             continue
@@ -156,7 +155,7 @@ def polish(
     ratings = {}
     for name, rating in analysis.ratings().items():
         key = f"{name}.rationale"
-        if junk_reason(rating.rationale, source=profile, limit=REASONING) is None:
+        if junk_reason(rating.rationale, source=profile, limit=MAX_REASONING_CHARS) is None:
             origin[key] = "model"
             ratings[name] = rating
             continue
