@@ -20,14 +20,19 @@ def evaluate(
     distractors: Annotated[int, typer.Option(min=0, help="Off-topic resumes per job.")] = 2,
     seed: Annotated[int, typer.Option(help="Seed for choosing distractors.")] = 0,
     labels: Annotated[
-        Path | None, typer.Option(help="JSON list of {job, candidate, grade} to correlate with.")
+        Path | None,
+        typer.Option(help="JSON list of {job, candidate, grade and/or verdicts} to compare with."),
     ] = None,
     out: Annotated[Path, typer.Option(help="Folder for results.json.")] = Path("eval-out"),
 ) -> None:
-    """Measure ranking quality: top-1 and MRR of the intended resume; Spearman on graded pairs."""
+    """Measure ranking quality: top-1, MRR, strong above weak, failures, model-written text.
+
+    With --labels: Spearman against the grades and agreement with the per-requirement verdicts.
+    """
     from agent.errors import InputError
-    from agent.evaluation.ranking import load_graded_labels, ranking_tasks
-    from agent.evaluation.runner import graded_eval, ranking_eval, write_results
+    from agent.evaluation.labels import load_labels
+    from agent.evaluation.ranking import ranking_tasks
+    from agent.evaluation.runner import labelled_eval, ranking_eval, write_results
 
     with friendly_errors():
         pairs = data / "pairs.json"
@@ -39,7 +44,7 @@ def evaluate(
             )
             if labels is not None and not labels.is_file():
                 raise InputError(f"labels file not found: {labels}")
-            graded = load_graded_labels(labels) if labels is not None else None
+            labelled = load_labels(labels) if labels is not None else None
         except ValueError as exc:
             raise InputError(str(exc)) from None
         settings = get_settings()
@@ -48,6 +53,6 @@ def evaluate(
             results["model"] = engine.info.model
             say(f"Ranking: {len(tasks)} jobs, intended resume among {distractors + 2}…")
             results["ranking"] = ranking_eval(engine, data, tasks, typer.echo)
-            if graded is not None:
-                results["graded"] = graded_eval(engine, data, graded, typer.echo)
+            if labelled is not None:
+                results["labelled"] = labelled_eval(engine, data, labelled, typer.echo)
         typer.echo(f"Results written to {write_results(out, results)}")

@@ -215,47 +215,6 @@ def spearman(xs: Sequence[float], ys: Sequence[float]) -> float | None:
 
 
 @dataclass(frozen=True)
-class GradedPair:
-    """A job × candidate pair with a human grade (higher = better match)."""
-
-    job: str  # a job id such as "job_008" or a path, as written in the file
-    candidate: str  # a candidate id such as "cand_033" or a path
-    grade: float
-
-
-def _graded_pair(entry: Any, index: int, path: Path) -> GradedPair:
-    """Validate one entry of a graded-labels file."""
-    where = f"{path}: entry {index}"
-    if not isinstance(entry, dict):
-        raise ValueError(f"{where}: expected an object, got {type(entry).__name__}")
-    for key in ("job", "candidate", "grade"):
-        if key not in entry:
-            raise ValueError(f"{where}: missing key {key!r}")
-    for key in ("job", "candidate"):
-        if not isinstance(entry[key], str) or not entry[key].strip():
-            raise ValueError(f"{where}: {key!r} must be a non-empty string")
-    grade = entry["grade"]
-    if isinstance(grade, bool) or not isinstance(grade, int | float) or not math.isfinite(grade):
-        raise ValueError(f"{where}: grade must be a finite number, got {grade!r}")
-    return GradedPair(job=entry["job"], candidate=entry["candidate"], grade=float(grade))
-
-
-def load_graded_labels(path: Path) -> list[GradedPair]:
-    """Read a JSON list of ``{"job", "candidate", "grade"}`` objects.
-
-    Raises a one-line ``ValueError`` naming the file (and the entry index where relevant) when
-    the file is not valid JSON, is not a list, or an entry lacks a key or has a non-numeric grade.
-    """
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except json.JSONDecodeError as error:
-        raise ValueError(f"{path}: not valid JSON ({error.msg} at line {error.lineno})") from None
-    if not isinstance(data, list):
-        raise ValueError(f"{path}: expected a JSON list of labels, got {type(data).__name__}")
-    return [_graded_pair(entry, index, path) for index, entry in enumerate(data)]
-
-
-@dataclass(frozen=True)
 class EvalReport:
     """Per-task results and the aggregate ranking metrics."""
 

@@ -9,7 +9,8 @@ from pathlib import Path
 from typing import Any
 
 from agent.errors import AnalysisFailedError, InputError
-from agent.evaluation.ranking import GradedPair, RankingTask, run_ranking_eval, spearman
+from agent.evaluation.labels import LabelledPair, VerdictAgreement
+from agent.evaluation.ranking import RankingTask, run_ranking_eval, spearman
 from agent.ingest.files import load_candidate, load_job
 from agent.service import analyze_many
 from schemas.report import MatchReport
@@ -42,6 +43,28 @@ class TextTally:
         return {"model_written": self.model, "fields": self.total, "model_text_share": share}
 
 
+def analyze_candidates(
+    engine: Engine,
+    job_ref: Path,
+    candidate_paths: list[Path],
+    failures: list[str],
+    texts: TextTally | None = None,
+) -> dict[str, MatchReport | None]:
+    """Each candidate's report (None where the analysis failed, recorded in ``failures``)."""
+    job = load_job(job_ref)
+    candidates = [load_candidate(p) for p in candidate_paths]
+    reports: dict[str, MatchReport | None] = {}
+    for path, outcome in zip(candidate_paths, analyze_many(job, candidates, engine), strict=True):
+        if isinstance(outcome, AnalysisFailedError | InputError):
+            failures.append(f"{job_ref.stem} × {path.stem}: {outcome}")
+            reports[path.stem] = None
+        else:
+            reports[path.stem] = outcome
+            if texts is not None:
+                texts.add(outcome)
+    return reports
+
+
 def score_candidates(
     engine: Engine,
     job_ref: Path,
@@ -49,19 +72,11 @@ def score_candidates(
     failures: list[str],
     texts: TextTally | None = None,
 ) -> dict[str, float]:
-    job = load_job(job_ref)
-    candidates = [load_candidate(p) for p in candidate_paths]
-    scores: dict[str, float] = {}
-    for path, outcome in zip(candidate_paths, analyze_many(job, candidates, engine), strict=True):
-        key = path.stem
-        if isinstance(outcome, AnalysisFailedError | InputError):
-            failures.append(f"{job_ref.stem} × {key}: {outcome}")
-            scores[key] = FAILED_SCORE
-        else:
-            scores[key] = float(outcome.score)
-            if texts is not None:
-                texts.add(outcome)
-    return scores
+    reports = analyze_candidates(engine, job_ref, candidate_paths, failures, texts)
+    return {
+        key: FAILED_SCORE if report is None else float(report.score)
+        for key, report in reports.items()
+    }
 
 
 def ranking_eval(
@@ -86,28 +101,50 @@ def ranking_eval(
     return {**report.to_dict(), "failures": failures, "text": tally}
 
 
-def graded_eval(
-    engine: Engine, data_dir: Path, pairs: list[GradedPair], say: Progress
+def labelled_eval(
+    engine: Engine, data_dir: Path, pairs: list[LabelledPair], say: Progress
 ) -> dict[str, Any]:
+    """Spearman of score against the grades given, and agreement with the verdicts given."""
     failures: list[str] = []
     ours: list[float] = []
     grades: list[float] = []
+    agreement = VerdictAgreement()
+    rows = []
     for index, pair in enumerate(pairs, 1):
-        say(f"  graded pair {index}/{len(pairs)}: {pair.job} × {pair.candidate}")
+        say(f"  labelled pair {index}/{len(pairs)}: {pair.job} × {pair.candidate}")
         cand = _path(data_dir, "candidates", pair.candidate)
-        scores = score_candidates(engine, _path(data_dir, "jobs", pair.job), [cand], failures)
-        ours.append(scores[cand.stem])
-        grades.append(pair.grade)
+        job = _path(data_dir, "jobs", pair.job)
+        report = analyze_candidates(engine, job, [cand], failures)[cand.stem]
+        score = FAILED_SCORE if report is None else float(report.score)
+        if pair.grade is not None:
+            ours.append(score)
+            grades.append(pair.grade)
+        if report is not None and pair.verdicts:
+            given = {a.requirement_id: a.verdict for a in report.analysis.assessments}
+            agreement.add(pair, report.requirements, given)
+        rows.append(
+            {"job": pair.job, "candidate": pair.candidate, "grade": pair.grade, "score": score}
+        )
     rho = spearman(ours, grades)
-    say(
-        f"Spearman correlation of score with grade over {len(pairs)} pairs: "
-        f"{'n/a' if rho is None else f'{rho:.3f}'}"
-    )
-    rows = [
-        {"job": p.job, "candidate": p.candidate, "grade": p.grade, "score": s}
-        for p, s in zip(pairs, ours, strict=True)
-    ]
-    return {"pairs": len(pairs), "spearman": rho, "rows": rows, "failures": failures}
+    if grades:
+        say(
+            f"Spearman correlation of score with grade over {len(grades)} pairs: "
+            f"{'n/a' if rho is None else f'{rho:.3f}'}"
+        )
+    if agreement.compared or agreement.unmatched:
+        line = f"Verdict agreement: {agreement.agreed} of {agreement.compared} labelled verdicts"
+        if agreement.share is not None:
+            line += f" ({agreement.share:.0%})"
+        if agreement.unmatched:
+            line += f"; {len(agreement.unmatched)} labels matched no requirement"
+        say(line)
+    return {
+        "pairs": len(pairs),
+        "spearman": rho,
+        "verdicts": agreement.to_dict(),
+        "rows": rows,
+        "failures": failures,
+    }
 
 
 def write_results(out_dir: Path, results: dict[str, Any]) -> Path:

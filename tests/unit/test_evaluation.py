@@ -4,17 +4,17 @@ from __future__ import annotations
 
 import json
 import math
+import re
 import warnings
 from pathlib import Path
 
 import pytest
 
+from agent.evaluation.labels import LabelledPair, VerdictAgreement, find_requirement, load_labels
 from agent.evaluation.ranking import (
     EvalReport,
-    GradedPair,
     RankingTask,
     TaskResult,
-    load_graded_labels,
     mean_reciprocal_rank,
     ranking_tasks,
     reciprocal_rank,
@@ -22,6 +22,7 @@ from agent.evaluation.ranking import (
     spearman,
     top1_accuracy,
 )
+from schemas.inputs import Requirement
 from tests.conftest import SAMPLES
 
 PAIRS = SAMPLES / "pairs.json"
@@ -288,7 +289,7 @@ def _write(tmp_path: Path, content: object) -> Path:
     return path
 
 
-def test_load_graded_labels_reads_ids_and_paths(tmp_path):
+def test_load_labels_reads_ids_and_paths(tmp_path):
     path = _write(
         tmp_path,
         [
@@ -296,19 +297,19 @@ def test_load_graded_labels_reads_ids_and_paths(tmp_path):
             {"job": "samples/jobs/job_008.md", "candidate": "x/cand_056.md", "grade": 0.5},
         ],
     )
-    assert load_graded_labels(path) == [
-        GradedPair("job_008", "cand_033", 3.0),
-        GradedPair("samples/jobs/job_008.md", "x/cand_056.md", 0.5),
+    assert load_labels(path) == [
+        LabelledPair("job_008", "cand_033", 3.0),
+        LabelledPair("samples/jobs/job_008.md", "x/cand_056.md", 0.5),
     ]
 
 
-def test_load_graded_labels_missing_key_names_file_and_index(tmp_path):
+def test_load_labels_missing_key_names_file_and_index(tmp_path):
     path = _write(
         tmp_path,
         [{"job": "job_008", "candidate": "cand_033", "grade": 1}, {"job": "job_008", "grade": 2}],
     )
     with pytest.raises(ValueError) as info:
-        load_graded_labels(path)
+        load_labels(path)
     message = str(info.value)
     assert str(path) in message
     assert "entry 1" in message
@@ -316,26 +317,83 @@ def test_load_graded_labels_missing_key_names_file_and_index(tmp_path):
     assert "\n" not in message
 
 
+def test_labels_take_verdicts_with_or_without_a_grade(tmp_path):
+    path = _write(
+        tmp_path,
+        [
+            {"job": "job_008", "candidate": "cand_033", "verdicts": {"R1": "met"}},
+            {"job": "job_008", "candidate": "cand_056", "grade": 1, "verdicts": {"SQL": "not_met"}},
+        ],
+    )
+    first, second = load_labels(path)
+    assert first.grade is None and first.verdicts == {"R1": "met"}
+    assert second.grade == 1.0 and second.verdicts == {"SQL": "not_met"}
+
+
+@pytest.mark.parametrize(
+    ("entry", "message"),
+    [
+        ({"job": "j", "candidate": "c"}, "missing key 'grade' (or 'verdicts')"),
+        (
+            {"job": "j", "candidate": "c", "verdicts": {"R1": "yes"}},
+            "verdict for 'R1' must be one of",
+        ),
+        ({"job": "j", "candidate": "c", "verdicts": []}, "verdicts must be a non-empty object"),
+    ],
+)
+def test_bad_verdict_labels_are_named(tmp_path, entry, message):
+    path = _write(tmp_path, [entry])
+    with pytest.raises(ValueError, match=re.escape(message)) as info:
+        load_labels(path)
+    assert "entry 0" in str(info.value)
+
+
+REQS = [
+    Requirement(id="R1", text="5+ years of Python and Django development"),
+    Requirement(id="R2", text="Experience with SQL databases such as PostgreSQL"),
+    Requirement(id="R3", text="Good communication skills", kind="nice_to_have"),
+]
+
+
+def test_a_label_finds_its_requirement_by_id_text_or_words():
+    assert find_requirement("R2", REQS).id == "R2"
+    assert find_requirement("good communication skills", REQS).id == "R3"
+    assert find_requirement("Python/Django experience", REQS).id == "R1"
+    assert find_requirement("Kubernetes on AWS", REQS) is None
+
+
+def test_verdict_agreement_counts_matches_and_unmatched_labels():
+    label = LabelledPair(
+        "job_008",
+        "cand_033",
+        verdicts={"R1": "met", "SQL databases": "partial", "R3": "met", "Kubernetes": "met"},
+    )
+    tally = VerdictAgreement()
+    tally.add(label, REQS, {"R1": "met", "R2": "met", "R3": "met"})
+    assert (tally.agreed, tally.compared, tally.share) == (2, 3, 0.667)
+    assert tally.unmatched == ["job_008 × cand_033: Kubernetes"]
+
+
 @pytest.mark.parametrize("grade", ["high", None, True, [1]])
-def test_load_graded_labels_non_numeric_grade(tmp_path, grade):
+def test_load_labels_non_numeric_grade(tmp_path, grade):
     path = _write(tmp_path, [{"job": "job_008", "candidate": "cand_033", "grade": grade}])
     with pytest.raises(ValueError, match=r"entry 0: grade must be a finite number") as info:
-        load_graded_labels(path)
+        load_labels(path)
     assert str(path) in str(info.value)
 
 
 @pytest.mark.parametrize("content", [{"job": "job_008"}, "42", '"text"'])
-def test_load_graded_labels_not_a_list(tmp_path, content):
+def test_load_labels_not_a_list(tmp_path, content):
     path = _write(tmp_path, content)
     with pytest.raises(ValueError, match="expected a JSON list") as info:
-        load_graded_labels(path)
+        load_labels(path)
     assert str(path) in str(info.value)
 
 
-def test_load_graded_labels_invalid_json(tmp_path):
+def test_load_labels_invalid_json(tmp_path):
     path = _write(tmp_path, "[{not json")
     with pytest.raises(ValueError, match="not valid JSON") as info:
-        load_graded_labels(path)
+        load_labels(path)
     assert "\n" not in str(info.value)
 
 
@@ -371,3 +429,30 @@ def test_strong_above_weak_counts_strict_wins_over_the_jobs_weak_resume():
     report = run_ranking_eval(tasks, _fake_score)
     assert report.strong_above_weak == 0.5
     assert report.format_table().splitlines()[-1].endswith("strong above weak 0.500")
+
+
+def test_labelled_eval_reports_spearman_and_verdict_agreement():
+    from agent.evaluation.runner import labelled_eval
+    from agent.ingest.files import load_candidate, load_job
+    from agent.service import prepare_request
+    from serving.fake_engine import ScriptedEngine
+    from tests.conftest import candidate_path, job_path
+    from tests.unit.fake_answers import valid_answer
+
+    job = load_job(job_path("job_008"))
+    engine = ScriptedEngine()
+    pairs = []
+    for grade, cand in enumerate(["cand_056", "cand_033"]):
+        request = prepare_request(job, load_candidate(candidate_path(cand)), ScriptedEngine())
+        answer = valid_answer(request)
+        engine.enqueue(answer)
+        first = answer["assessments"][0]
+        labelled = {first["requirement_id"]: first["verdict"], "Kubernetes operators": "met"}
+        pairs.append(LabelledPair("job_008", cand, float(grade), labelled))
+    lines: list[str] = []
+    result = labelled_eval(engine, SAMPLES, pairs, lines.append)
+    assert result["failures"] == []
+    assert result["verdicts"]["agreed"] == result["verdicts"]["compared"] == 2
+    assert len(result["verdicts"]["unmatched"]) == 2
+    assert any(line.startswith("Verdict agreement: 2 of 2") for line in lines)
+    assert [row["candidate"] for row in result["rows"]] == ["cand_056", "cand_033"]
