@@ -23,13 +23,22 @@ def evaluate(
         Path | None,
         typer.Option(help="JSON list of {job, candidate, grade and/or verdicts} to compare with."),
     ] = None,
+    requirement_labels: Annotated[
+        Path | None,
+        typer.Option(
+            help="JSON {job id: [{text, kind, keywords}]}: precision and recall of extraction "
+            "(tests/fixtures/requirement_labels.json labels 10 sample jobs)."
+        ),
+    ] = None,
     out: Annotated[Path, typer.Option(help="Folder for results.json.")] = Path("eval-out"),
 ) -> None:
     """Measure ranking quality: top-1, MRR, strong above weak, failures, model-written text.
 
-    With --labels: Spearman against the grades and agreement with the per-requirement verdicts.
+    With --labels: Spearman against the grades and agreement with the per-requirement verdicts;
+    with --requirement-labels: how well requirements are found in the postings.
     """
     from agent.errors import InputError
+    from agent.evaluation.extraction import measure_extraction
     from agent.evaluation.labels import load_labels
     from agent.evaluation.ranking import ranking_tasks
     from agent.evaluation.runner import labelled_eval, ranking_eval, write_results
@@ -42,13 +51,23 @@ def evaluate(
             tasks = ranking_tasks(
                 pairs, data / "jobs", distractors=distractors, seed=seed, limit=jobs
             )
-            if labels is not None and not labels.is_file():
-                raise InputError(f"labels file not found: {labels}")
+            for given in (labels, requirement_labels):
+                if given is not None and not given.is_file():
+                    raise InputError(f"labels file not found: {given}")
             labelled = load_labels(labels) if labels is not None else None
+            extraction = (
+                measure_extraction(data / "jobs", requirement_labels)
+                if requirement_labels is not None
+                else None
+            )
         except ValueError as exc:
             raise InputError(str(exc)) from None
         settings = get_settings()
         results: dict[str, Any] = {"speculation": settings.speculation.label}
+        if extraction is not None:
+            say("Requirements found in the postings, against the hand labels:")
+            typer.echo(extraction.format_table())
+            results["extraction"] = extraction.to_dict()
         with start_engine(settings) as engine:
             results["model"] = engine.info.model
             say(f"Ranking: {len(tasks)} jobs, intended resume among {distractors + 2}…")

@@ -115,6 +115,16 @@ def test_eval_with_bad_labels_fails_before_starting_an_engine(tmp_path):
     assert "grade" in result.stderr and "Starting vLLM" not in result.stderr
 
 
+def test_eval_with_bad_requirement_labels_fails_before_starting_an_engine(tmp_path):
+    labels = tmp_path / "reqs.json"
+    labels.write_text('{"job_008": [{"text": "SQL", "kind": "required", "keywords": ["sql"]}]}')
+    result = runner.invoke(app, ["eval", "--requirement-labels", str(labels)])
+    assert result.exit_code == 2
+    assert "'kind' must be one of" in result.stderr and "Starting vLLM" not in result.stderr
+    missing = runner.invoke(app, ["eval", "--requirement-labels", str(tmp_path / "none.json")])
+    assert missing.exit_code == 2 and "labels file not found" in missing.stderr
+
+
 def test_json_resume_and_json_job_are_loaded(tmp_path):
     resume = tmp_path / "ada.json"
     resume.write_text(
