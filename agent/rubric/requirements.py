@@ -3,8 +3,10 @@
 The text is cut into sections at its headings (also a heading glued to the end of the line
 before it, as scraped postings have: "Apache httpdRoles and Responsibilities"). Items (list-like
 lines) under requirement-like headings (Requirements, Qualifications, Skills, "we need someone
-who has:") come first, then items under neutral headings, then responsibilities; benefits,
-salary and company blurbs are skipped. A word cut at its start by scraping ("ull stack") is
+who has:") come first, then items elsewhere that ask for something (a degree, years, "experience
+with", "a plus"), then items under neutral headings, then responsibilities; benefits, salary and
+company blurbs are skipped. A short line is a heading only when it reads as one (Title Case or
+heading words such as "Requirements"), so "Strong communication skills" stays an item. A word cut at its start by scraping ("ull stack") is
 mended from the posting's own words or the item dropped; a run of short tool lists under one
 heading becomes one requirement. Near-duplicates are dropped and the list is capped.
 """
@@ -17,12 +19,32 @@ from agent.rubric.text_tools import content_words, strip_bullet
 from schemas.inputs import Dimension, Requirement, RequirementKind, RequirementsSource
 
 MAX_REQUIREMENTS = 8
+ASKING = 0.5  # rank of an asking item outside the requirement sections: after them, before the rest
 MAX_ITEM_WORDS = 40
 TOOL_ITEM_WORDS = 6  # items this short, listing names, are tools ...
 TOOL_LIST_ITEMS = 4  # ... and this many in one section make one requirement
 _GLUED_HEADING = re.compile(
     r"(?<=[a-z0-9)])((?:Key |Main )?(?:Roles and Responsibilities|Responsibilities|Requirements|"
     r"Qualifications|Benefits|Skills|What you.?ll (?:do|need)|About (?:us|the role)))\s*:?\s*$"
+)
+_HEADING_WORDS = re.compile(
+    r"requirements|qualifications|responsibilities|duties|benefits|nice to have|must.have|"
+    r"what you.?ll (?:do|need|bring)|what we offer|about (?:us|the role|you)|who you are|"
+    r"you bring|to the table|\btools\b|tech stack",
+    re.I,
+)
+# An item that asks for something, wherever it stands ("3-5 years development experience with
+# HTML5" listed under Responsibilities after the duties): ranked with the requirements.
+_ASKS = re.compile(
+    r"\bdegree\b|bachelor|master|\d+\s*\+?\s*(?:-\s*\d+\s*)?(?:years?|yrs)|"
+    r"experience (?:with|in|of)|knowledge of|familiar|proficien|understanding of|"
+    r"\ba plus\b|\brequired\b|desirabl|preferred|certif|must have",
+    re.I,
+)
+_DUTY_VERB = re.compile(  # "Understand business requirements" is a duty, not a heading
+    r"(?:understand|participate|provide|write|fix|build|develop|design|manage|maintain|create|"
+    r"support|ensure|work|help|lead|own|drive|deliver|collaborate|review|test|monitor)\b",
+    re.I,
 )
 _TEMPLATE_JUNK = re.compile(r"[{}]")
 _BULLET = re.compile(r"(?:[-*•·▪◦–]|\d+[.)])\s")
@@ -89,6 +111,13 @@ def classify(text: str, *, under_nice_heading: bool = False) -> tuple[Requiremen
     return kind, "skills"
 
 
+def _title_case(text: str) -> bool:
+    """Every word of four letters or more capitalised ("Education / Skill Set"), brackets aside;
+    not an item that is merely short ("Strong communication skills")."""
+    words = re.sub(r"\([^)]*\)", " ", text).split()
+    return bool(words) and all(w[:1].isupper() for w in words if len(w) >= 4 and w.isalpha())
+
+
 def _heading_text(line: str) -> str | None:
     """The heading's text when ``line`` is a heading, else None."""
     stripped = line.strip()
@@ -97,9 +126,10 @@ def _heading_text(line: str) -> str | None:
         return None
     if stripped.startswith("#") or (stripped.endswith(":") and len(text.split()) <= 16):
         return text
-    is_short = len(text.split()) <= 5 and not text.endswith((".", ","))
-    is_item = line[:1].isspace() or _BULLET.match(line)
-    if is_short and not is_item and text[:1].isupper():
+    is_short = len(text.split()) <= 6 and not text.endswith((".", ","))
+    is_item = line[:1].isspace() or _BULLET.match(line) or _DUTY_VERB.match(text)
+    looks_like_one = _title_case(text) or _HEADING_WORDS.search(text)
+    if is_short and not is_item and text[:1].isupper() and looks_like_one:
         return text
     return None
 
@@ -180,7 +210,7 @@ def _ranked_items(job_text: str) -> list[tuple[str, bool]]:
     if lines and lines[0].startswith("# "):
         lines = lines[1:]  # the title
     lines = _unglued(lines)
-    buckets: dict[int, list[tuple[str, bool]]] = {0: [], 1: [], 2: []}
+    buckets: dict[float, list[tuple[str, bool]]] = {0: [], ASKING: [], 1: [], 2: []}
     sections: list[tuple[int, str | None, list[tuple[str, bool]]]] = [(1, None, [])]
     nice_heading = False
     for raw in lines:
@@ -197,8 +227,10 @@ def _ranked_items(job_text: str) -> list[tuple[str, bool]]:
             sections[-1][2].append((text, nice_heading))
     for priority, heading, items in sections:
         if priority >= 0:
-            buckets[priority] += _section_items(items, heading)
-    return buckets[0] + buckets[1] + buckets[2]
+            for item in _section_items(items, heading):
+                asks = _ASKS.search(item[0]) and not _DUTY_VERB.match(item[0])
+                buckets[ASKING if priority > 0 and asks else priority].append(item)
+    return [item for key in sorted(buckets) for item in buckets[key]]
 
 
 def _asking_sentences(job_text: str, limit: int) -> list[str]:

@@ -85,3 +85,40 @@ def test_scraped_fragments_are_mended_or_dropped_and_template_braces_go():
     ]
     cut = "# X\n\nRequirements\n- pected ratio of design tasks is 80:20\n- Python 3 and Django\n"
     assert [r.text for r in extract_requirements(cut)] == ["Python 3 and Django"]
+
+
+def test_short_item_lines_are_not_headings_and_swallow_nothing():
+    job = (
+        "# Network Administrator\n\nResponsibilities\nInstall and configure software\n"
+        "Troubleshoot issues and outages\nEducation / Skill Set\nAny B.Tech / BE graduate\n"
+        "Minimum 3+ years of experience into IT system administration\n"
+        "Strong communication skills\nExperience with Firewall management\n"
+        "Handling LAN / WAN networks and coordinating with ISPs\n"
+    )
+    texts = [r.text for r in extract_requirements(job)]
+    assert texts[:5] == [
+        "Any B.Tech / BE graduate",
+        "Minimum 3+ years of experience into IT system administration",
+        "Strong communication skills",
+        "Experience with Firewall management",
+        "Handling LAN / WAN networks and coordinating with ISPs",
+    ]
+    assert texts[5:] == ["Install and configure software", "Troubleshoot issues and outages"]
+
+
+def test_asks_listed_among_the_duties_rank_before_the_duties():
+    job = (
+        "# JavaScript Developer\n\nResponsibilities\nWork heavily with JavaScript frameworks.\n"
+        "Understand business requirements\nStay up-to-date on emerging technologies.\n"
+        "A bachelors degree in computer science or a related field.\n"
+        "3-5 years development experience with HTML5, JavaScript and CSS3.\n"
+        "Experience with XML and XSLT is a plus.\n"
+    )
+    reqs = extract_requirements(job)
+    assert [r.text for r in reqs[:3]] == [
+        "A bachelors degree in computer science or a related field",
+        "3-5 years development experience with HTML5, JavaScript and CSS3",
+        "Experience with XML and XSLT is a plus",
+    ]
+    assert reqs[2].kind == "nice_to_have"
+    assert "Understand business requirements" in [r.text for r in reqs[3:]]
