@@ -20,7 +20,10 @@ class ScoreBreakdown(BaseModel):
 
     score: int = Field(ge=0, le=100)
     uncapped_score: int = Field(ge=0, le=100)
-    cap: int | None = Field(None, description="Upper bound applied, when a must-have failed.")
+    cap: int | None = Field(
+        None,
+        description="When a must-have failed: the score is the uncapped score scaled into 0-cap.",
+    )
     cap_reason: str | None = None
     must_have_met: int
     must_have_total: int

@@ -77,7 +77,7 @@ def format_report(report: MatchReport) -> str:
     b, rec = report.breakdown, report.recommendation
     score_line = f"Score: {report.score}/100 ({b.counts}; {tally})"
     if b.cap is not None:
-        score_line += f", capped at {b.cap}: {b.cap_reason}"
+        score_line += f", scaled into 0-{b.cap} from {b.uncapped_score}: {b.cap_reason}"
     lever = f", Lever {rec.lever}" if rec.lever else ""
     lines += [
         "",

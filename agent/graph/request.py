@@ -7,6 +7,7 @@ from typing import Any
 
 from agent.errors import InputError
 from agent.rubric.evidence import profile_passages, related_passages
+from agent.rubric.facts import candidate_years
 from prompts import render_chat
 from schemas.inputs import JobPosting, Requirement
 from schemas.output_schema import build_analysis_schema, max_json_bytes
@@ -16,8 +17,10 @@ PROMPT = "analysis"
 DIMENSION_QUOTES = 4
 MIN_ANSWER_TOKENS = 768
 COVERED = 0.6  # share of a requirement's terms the profile names for "met or partial" only
+BARELY_NAMED = 0.25  # below this share the profile hardly names the requirement: not "met"
 SUPPORTED_VERDICTS = ("met", "partial")
 SHORT_VERDICTS = ("partial", "not_met")  # fewer years than asked
+UNNAMED_VERDICTS = ("partial", "not_met", "insufficient_evidence")
 _SENIORITY = re.compile(
     r"\b\d+\+?\s*years?\b|\bsenior\b|\blead\b|\bmanager\b|\bhead of\b|\bprincipal\b|"
     r"\b(?:19|20)\d\d\b|\bpresent\b",
@@ -48,12 +51,6 @@ def dimension_quotes(
     }
 
 
-def candidate_years(facts: dict[str, Any]) -> float | None:
-    """The candidate's years of experience as code found them: dated roles or a stated claim."""
-    found = [facts.get("experience_years"), facts.get("stated_experience_years")]
-    return max((y for y in found if y is not None), default=None)
-
-
 def verdict_choices(
     requirements: list[Requirement], facts: dict[str, Any]
 ) -> dict[str, tuple[str, ...]]:
@@ -61,21 +58,25 @@ def verdict_choices(
 
     When the profile names most of a requirement's terms, "not met" and "no evidence" would
     contradict it, so only met or partial remain (a 135M model left with all four picked
-    "not_met" for the strong candidate's exact skills, seen here). When the requirement asks
-    for more years than the profile shows (dated roles or a stated claim), it cannot be "met":
-    partial at best.
+    "not_met" for the strong candidate's exact skills, seen here). When it names hardly any of
+    them, "met" would claim what the profile does not say (the same model called a slightly
+    relevant resume's every requirement met): partial at best. When the requirement asks for
+    more years than the profile shows (dated roles or a stated claim), it cannot be "met" either.
     """
     per_requirement = facts.get("requirements", {})
     years = candidate_years(facts)
     choices: dict[str, tuple[str, ...]] = {}
     for r in requirements:
         known = per_requirement.get(r.id, {})
-        covered = known.get("term_coverage", 0.0) >= COVERED
+        coverage = known.get("term_coverage", 0.0)
+        covered = coverage >= COVERED
         asked = known.get("required_years")
         if asked is not None and years is not None and years < asked:
             choices[r.id] = ("partial",) if covered else SHORT_VERDICTS
         elif covered:
             choices[r.id] = SUPPORTED_VERDICTS
+        elif coverage < BARELY_NAMED and known.get("terms", 0) > 0:
+            choices[r.id] = UNNAMED_VERDICTS
     return choices
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import datetime
 import re
 from collections.abc import Iterator
+from typing import Any
 
 # ---------------------------------------------------------------------------
 # Date ranges
@@ -240,3 +241,9 @@ def required_years(requirement_text: str) -> float | None:
     When several are mentioned the largest lower bound (the binding one) is returned.
     """
     return max((low for low, _ in _year_mentions(requirement_text)), default=None)
+
+
+def candidate_years(facts: dict[str, Any]) -> float | None:
+    """The candidate's years of experience as code found them: dated roles or a stated claim."""
+    found = [facts.get("experience_years"), facts.get("stated_experience_years")]
+    return max((y for y in found if y is not None), default=None)

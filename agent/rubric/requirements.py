@@ -6,9 +6,10 @@ lines) under requirement-like headings (Requirements, Qualifications, Skills, "w
 who has:") come first, then items elsewhere that ask for something (a degree, years, "experience
 with", "a plus"), then items under neutral headings, then responsibilities; benefits, salary and
 company blurbs are skipped. A short line is a heading only when it reads as one (Title Case or
-heading words such as "Requirements"), so "Strong communication skills" stays an item. A word cut at its start by scraping ("ull stack") is
-mended from the posting's own words or the item dropped; a run of short tool lists under one
-heading becomes one requirement. Near-duplicates are dropped and the list is capped.
+heading words such as "Requirements"), so "Strong communication skills" stays an item. A word
+cut at its start by scraping ("ull stack") is mended from the posting's own words or the item
+dropped; a run of short tool lists under one heading becomes one requirement. Near-duplicates
+are dropped and the list is capped.
 """
 
 from __future__ import annotations

@@ -135,6 +135,11 @@ def _term_candidates(term: str, profile_text: str) -> list[str]:
     return [part for part in parts if _term_regex(part).search(profile_text)]
 
 
+def term_count(requirement_text: str) -> int:
+    """How many distinct skill terms the requirement has (synonyms counted once)."""
+    return len({_term_key(term) for term in _requirement_terms(requirement_text)})
+
+
 def term_coverage(requirement_text: str, profile_text: str) -> float:
     """Share of the requirement's skill terms that the profile mentions (0 when it has none).
 

@@ -183,3 +183,22 @@ def test_fewer_years_than_asked_cannot_be_met():
     }
     facts["experience_years"] = 6.5  # dated roles cover enough
     assert verdict_choices(reqs, facts) == {"R1": ("met", "partial"), "R3": ("met", "partial")}
+
+
+def test_a_requirement_the_profile_hardly_names_cannot_be_met():
+    from agent.graph.request import UNNAMED_VERDICTS, verdict_choices
+
+    reqs = [
+        Requirement(id="R1", text="Kubernetes operators in Go"),
+        Requirement(id="R2", text="Strong communication"),
+        Requirement(id="R3", text="Python, Django, SQL and Docker"),
+    ]
+    facts = {
+        "requirements": {
+            "R1": {"required_years": None, "terms": 3, "term_coverage": 0.0},
+            "R2": {"required_years": None, "terms": 0, "term_coverage": 0.0},  # nothing to name
+            "R3": {"required_years": None, "terms": 4, "term_coverage": 0.5},
+        },
+    }
+    assert verdict_choices(reqs, facts) == {"R1": UNNAMED_VERDICTS}
+    assert "met" not in UNNAMED_VERDICTS

@@ -45,11 +45,11 @@ def test_weights_partial_credit_and_kind_factor():
     assert b.counts == "1/2 required, 0/1 nice-to-have"
 
 
-def test_must_have_not_met_caps_the_score():
+def test_must_have_not_met_scales_the_score_below_yes():
     reqs = [*REQS, Requirement(id="R4", text="Go", weight=0.1)]
     b = score_analysis(reqs, _analysis("met", "met", "met", "not_met"))
-    assert b.uncapped_score > CAP_MUST_NOT_MET
-    assert b.score == CAP_MUST_NOT_MET and b.cap == CAP_MUST_NOT_MET
+    assert b.uncapped_score == 96
+    assert b.score == round(96 * CAP_MUST_NOT_MET / 100) == 47 and b.cap == CAP_MUST_NOT_MET
     assert b.cap_reason == "1 must-have(s) not met"
     rec = recommend(reqs, _analysis("met", "met", "met", "not_met"), b)
     assert rec.greenhouse == "no"
@@ -58,7 +58,36 @@ def test_must_have_not_met_caps_the_score():
 def test_must_have_without_evidence_caps_below_strong_yes():
     reqs = [*REQS, Requirement(id="R4", text="Go", weight=0.1)]
     b = score_analysis(reqs, _analysis("met", "met", "met", "insufficient_evidence"))
-    assert b.score == CAP_MUST_UNSUPPORTED
+    assert b.score == round(96 * CAP_MUST_UNSUPPORTED / 100) == 71
+
+
+def test_two_candidates_missing_a_must_have_still_differ_by_the_rest():
+    strong = score_analysis(REQS, _analysis("met", "not_met", "met"))
+    weak = score_analysis(REQS, _analysis("partial", "not_met", "not_met"))
+    assert strong.score > weak.score
+    assert strong.score < CAP_MUST_NOT_MET + 1 and weak.cap is not None
+
+
+def _facts(coverage: float, asked: float | None = None, years: float | None = None) -> dict:
+    return {
+        "experience_years": years,
+        "requirements": {
+            rid: {"term_coverage": coverage, "required_years": asked} for rid in ("R1", "R2", "R3")
+        },
+    }
+
+
+def test_partial_earns_more_the_more_of_the_requirement_the_profile_shows():
+    analysis = _analysis("partial", "partial", "partial")
+    low = score_analysis(REQS, analysis, _facts(0.0)).score
+    mid = score_analysis(REQS, analysis, _facts(0.5)).score
+    high = score_analysis(REQS, analysis, _facts(1.0)).score
+    assert (low, mid, high) == (25, 50, 75)
+    assert score_analysis(REQS, analysis).score == 50  # without facts: one half
+    # asked for 5 years, the profile shows 2: the years bound the credit, not the terms
+    assert score_analysis(REQS, analysis, _facts(1.0, asked=5, years=2)).score == round(
+        100 * (0.25 + 0.5 * 2 / 5)
+    )
 
 
 def test_mostly_unknown_gives_no_decision():
