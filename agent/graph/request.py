@@ -21,6 +21,7 @@ BARELY_NAMED = 0.25  # below this share the profile hardly names the requirement
 SUPPORTED_VERDICTS = ("met", "partial")
 SHORT_VERDICTS = ("partial", "not_met")  # fewer years than asked
 UNNAMED_VERDICTS = ("partial", "not_met", "insufficient_evidence")
+LIST_TERMS = 8  # a requirement with this many terms is a list ("Environment, tools: Git; …")
 _SENIORITY = re.compile(
     r"\b\d+\+?\s*years?\b|\bsenior\b|\blead\b|\bmanager\b|\bhead of\b|\bprincipal\b|"
     r"\b(?:19|20)\d\d\b|\bpresent\b",
@@ -62,6 +63,8 @@ def verdict_choices(
     them, "met" would claim what the profile does not say (the same model called a slightly
     relevant resume's every requirement met): partial at best. When the requirement asks for
     more years than the profile shows (dated roles or a stated claim), it cannot be "met" either.
+    A long list of tools of which the profile names some but not most is partial: neither all
+    of it (met) nor none of it (not met, which failed a strong resume on a 20-tool list here).
     """
     per_requirement = facts.get("requirements", {})
     years = candidate_years(facts)
@@ -75,6 +78,8 @@ def verdict_choices(
             choices[r.id] = ("partial",) if covered else SHORT_VERDICTS
         elif covered:
             choices[r.id] = SUPPORTED_VERDICTS
+        elif coverage > 0 and known.get("terms", 0) >= LIST_TERMS:
+            choices[r.id] = ("partial",)
         elif coverage < BARELY_NAMED and known.get("terms", 0) > 0:
             choices[r.id] = UNNAMED_VERDICTS
     return choices

@@ -7,9 +7,11 @@ never shows ``not_met`` as a reasoning and always says who wrote each line.
 
 from __future__ import annotations
 
+import re
 from typing import Any, Literal
 
 from agent.rubric.text_quality import junk_reason
+from agent.rubric.text_tools import content_words
 from schemas.analysis import (
     MAX_REASONING_CHARS,
     MAX_SUMMARY_CHARS,
@@ -22,6 +24,16 @@ from schemas.report import ScoreBreakdown
 
 Origin = Literal["model", "composed"]
 QUOTE_CHARS = 70
+SHOWN_PHRASES = 3
+SUMMARY_NAME_CHARS = 40
+# Words a requirement uses that say nothing about what it asks ("Strong understanding of ..."):
+# a quote sharing only these does not show the requirement.
+GENERIC_WORDS = frozenset(
+    "ability able basic competency experience expert expertise good great knowledge level "  # noqa: SIM905
+    "proven proficiency solid strong understanding user working years year skills plus "
+    "familiarity familiar excellent related similar including using".split()
+)
+_PHRASE_WORD = re.compile(r"[A-Za-z0-9+#]+(?:\.[A-Za-z0-9]+)*")
 
 
 def _fit(text: str, limit: int) -> str:
@@ -36,18 +48,51 @@ def _years(value: float) -> str:
     return f"{value:.1f}".rstrip("0").rstrip(".")
 
 
-def _terms_in(terms: list[str], quotes: list[str]) -> str:
-    """The requirement's terms the quotes themselves name, up to three."""
-    said = " ".join(quotes).lower()
-    return ", ".join([t for t in terms if t.lower() in said][:3])
+def _listed(items: list[str]) -> str:
+    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}"
+
+
+def _telling(word: str) -> bool:
+    return bool(content_words(word) - GENERIC_WORDS)
+
+
+def shared_phrases(requirement: str, quotes: list[str]) -> list[str]:
+    """The longest runs of the requirement's words that the quotes also say ("full-stack" and
+    "full stack" alike), keeping only runs with a word that is neither a stopword nor generic."""
+    words = _PHRASE_WORD.findall(requirement)
+    lowered = [w.lower() for w in words]
+    said = " " + " ".join(w.lower() for q in quotes for w in _PHRASE_WORD.findall(q)) + " "
+    phrases: list[str] = []
+    i = 0
+    while i < len(words):
+        end = i
+        while end < len(words) and f" {' '.join(lowered[i : end + 1])} " in said:
+            end += 1
+        if end == i:
+            i += 1
+            continue
+        start, stop = i, end
+        while start < stop and not _telling(lowered[start]):
+            start += 1
+        while stop > start and not _telling(lowered[stop - 1]):
+            stop -= 1
+        phrase = " ".join(words[start:stop])
+        if phrase and not any(phrase.lower() in p.lower() for p in phrases):
+            phrases.append(phrase)
+        i = end
+    return phrases[:SHOWN_PHRASES]
 
 
 def compose_reasoning(
-    assessment: RequirementAssessment, requirement_facts: dict[str, Any], facts: dict[str, Any]
+    assessment: RequirementAssessment,
+    requirement: str,
+    requirement_facts: dict[str, Any],
+    facts: dict[str, Any],
 ) -> str:
     """One sentence for a verdict from what code computed (the quotes are shown beside it)."""
     mentioned = requirement_facts.get("mentioned_terms") or []
-    terms = _terms_in(mentioned, assessment.evidence)
+    phrases = shared_phrases(requirement, assessment.evidence)
+    terms = _listed(phrases) if phrases else ""
     asked = requirement_facts.get("required_years")
     years = ""
     if asked and facts.get("experience_years") is not None:
@@ -58,11 +103,11 @@ def compose_reasoning(
         years = f" States {_years(facts['stated_experience_years'])} years; {_years(asked)} asked."
     verdict = assessment.verdict
     if verdict in ("met", "partial") and not terms:
-        text = f"Judged {verdict.replace('_', ' ')}, but the quote names none of its terms."
+        text = f"Judged {verdict.replace('_', ' ')}, though the quote names none of its terms."
     elif verdict == "met":
-        text = f"The quote names {terms}."
+        text = f"The quote shows {terms}."
     elif verdict == "partial":
-        text = f"The quote names {terms}, not all that is asked."
+        text = f"The quote shows {terms}, not all that is asked."
     elif verdict == "not_met":
         text = (
             "The quoted passage does not show it."
@@ -117,11 +162,16 @@ def compose_summary(
         f"Meets {met} of {len(requirements)} requirements "
         f"({breakdown.must_have_met}/{breakdown.must_have_total} must-haves)."
     ]
+    texts = {r.id: r.text for r in requirements}
+
+    def named(ids: list[str]) -> str:
+        return "; ".join(f"{rid} ({_fit(texts.get(rid, rid), SUMMARY_NAME_CHARS)})" for rid in ids)
+
     if by_verdict.get("partial"):
-        parts.append(f"Partly: {', '.join(by_verdict['partial'])}.")
+        parts.append(f"Partly: {named(by_verdict['partial'])}.")
     missing = by_verdict.get("not_met", []) + by_verdict.get("insufficient_evidence", [])
     if missing:
-        parts.append(f"Not shown: {', '.join(missing)}.")
+        parts.append(f"Not shown: {named(missing)}.")
     quotes = [a.evidence[0] for a in analysis.assessments if a.verdict == "met" and a.evidence]
     if quotes:
         parts.append(f"Strongest evidence: {_quote(quotes[0], 120)}.")
@@ -150,7 +200,9 @@ def polish(
             assessments.append(a)
             continue
         origin[key] = "composed"
-        reasoning = compose_reasoning(a, per_requirement.get(a.requirement_id, {}), facts)
+        reasoning = compose_reasoning(
+            a, echo or "", per_requirement.get(a.requirement_id, {}), facts
+        )
         assessments.append(a.model_copy(update={"reasoning": reasoning}))
     ratings = {}
     for name, rating in analysis.ratings().items():

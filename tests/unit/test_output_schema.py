@@ -192,13 +192,15 @@ def test_a_requirement_the_profile_hardly_names_cannot_be_met():
         Requirement(id="R1", text="Kubernetes operators in Go"),
         Requirement(id="R2", text="Strong communication"),
         Requirement(id="R3", text="Python, Django, SQL and Docker"),
+        Requirement(id="R4", text="Tools: Git, Jenkins, Linux, Docker, Python, Django, ExtJS"),
     ]
     facts = {
         "requirements": {
             "R1": {"required_years": None, "terms": 3, "term_coverage": 0.0},
             "R2": {"required_years": None, "terms": 0, "term_coverage": 0.0},  # nothing to name
             "R3": {"required_years": None, "terms": 4, "term_coverage": 0.5},
+            "R4": {"required_years": None, "terms": 9, "term_coverage": 0.2},  # names a few
         },
     }
-    assert verdict_choices(reqs, facts) == {"R1": UNNAMED_VERDICTS}
+    assert verdict_choices(reqs, facts) == {"R1": UNNAMED_VERDICTS, "R4": ("partial",)}
     assert "met" not in UNNAMED_VERDICTS

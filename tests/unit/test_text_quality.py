@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from agent.rubric.compose import compose_reasoning, polish
+from agent.rubric.compose import compose_reasoning, polish, shared_phrases
 from agent.rubric.scoring import score_analysis
 from agent.rubric.text_quality import junk_reason
 from schemas.analysis import MAX_REASONING_CHARS, MatchAnalysis, RequirementAssessment
@@ -119,7 +119,8 @@ def test_junk_is_replaced_and_marked_composed_good_text_is_kept():
         "Rated 4/5 by the model; 0 of 2 skills requirements met, 1 partly."
     )
     assert polished.summary.startswith("Meets 0 of 2 requirements (0/2 must-haves).")
-    assert "Partly: R1." in polished.summary and "Not shown: R2." in polished.summary
+    assert "Partly: R1 (5+ years of Python)." in polished.summary
+    assert "Not shown: R2 (Kubernetes in production)." in polished.summary
     # verdicts and quotes are the model's, untouched
     assert [a.verdict for a in polished.assessments] == ["partial", "insufficient_evidence"]
     assert polished.assessments[0].evidence == [QUOTE]
@@ -135,14 +136,31 @@ def test_composed_reasoning_names_the_terms_and_counts_years():
     assessment = RequirementAssessment(
         requirement_id="R1", evidence=[QUOTE], verdict="partial", reasoning="x"
     )
-    text = compose_reasoning(assessment, FACTS["requirements"]["R1"], {"experience_years": 3})
+    r1 = FACTS["requirements"]["R1"]
+    text = compose_reasoning(assessment, "5+ years of Python", r1, {"experience_years": 3})
     assert (
-        text == "The quote names Python, not all that is asked. Dated roles cover 3 years; 5 asked."
+        text == "The quote shows Python, not all that is asked. Dated roles cover 3 years; 5 asked."
     )
     elsewhere = assessment.model_copy(update={"evidence": ["Led a team of four"], "verdict": "met"})
-    assert compose_reasoning(elsewhere, FACTS["requirements"]["R1"], {}) == (
-        "Judged met, but the quote names none of its terms."
+    assert compose_reasoning(elsewhere, "5+ years of Python", r1, {}) == (
+        "Judged met, though the quote names none of its terms."
     )
     assert len(text) <= MAX_REASONING_CHARS
     unquoted = assessment.model_copy(update={"evidence": [], "verdict": "not_met"})
-    assert compose_reasoning(unquoted, {}, {}) == "Nothing in the profile shows it."
+    assert compose_reasoning(unquoted, "5+ years of Python", {}, {}) == (
+        "Nothing in the profile shows it."
+    )
+
+
+def test_shared_phrases_are_the_requirements_telling_words_the_quote_says():
+    quote = "I am a full-stack web developer with over 6 years of experience in Python Django."
+    asked = "5+ years experience in Full stack web development with expertise in Python Django"
+    assert shared_phrases(asked, [quote]) == ["Full stack web", "Python Django"]
+    # only generic words in common ("user", "basic") show nothing
+    assert shared_phrases("Basic (user level) knowledge of Linux", ["Raised user engagement"]) == []
+    assessment = RequirementAssessment(
+        requirement_id="R1", evidence=[quote], verdict="met", reasoning="met"
+    )
+    assert compose_reasoning(assessment, asked, {}, {}) == (
+        "The quote shows Full stack web and Python Django."
+    )
