@@ -60,7 +60,10 @@ def _assessment_schema(
     return _assessment_variant(requirement.id, evidence, verdicts)
 
 
-def _rating_schema(quotes: list[str]) -> dict[str, Any]:
+RATINGS = (1, 2, 3, 4, 5)
+
+
+def _rating_schema(quotes: list[str], ratings: tuple[int, ...] = RATINGS) -> dict[str, Any]:
     evidence: dict[str, Any] = {"type": "array", "maxItems": 0}
     if quotes:
         evidence = {
@@ -72,7 +75,7 @@ def _rating_schema(quotes: list[str]) -> dict[str, Any]:
         "type": "object",
         "properties": {
             "evidence": evidence,
-            "rating": {"enum": [1, 2, 3, 4, 5]},
+            "rating": {"enum": list(ratings)},
             "rationale": {"type": "string", "maxLength": MAX_REASONING_CHARS},
         },
         "required": ["evidence", "rating", "rationale"],
@@ -85,16 +88,22 @@ def build_analysis_schema(
     allowed_quotes: dict[str, list[str]],
     dimension_quotes: dict[str, list[str]],
     verdict_choices: dict[str, tuple[str, ...]] | None = None,
+    rating_choices: dict[str, tuple[int, ...]] | None = None,
 ) -> dict[str, Any]:
     """Schema of :class:`schemas.analysis.MatchAnalysis`, narrowed to this job and profile.
 
-    ``verdict_choices`` narrows a requirement's verdicts further (when it has quotes)."""
+    ``verdict_choices`` narrows a requirement's verdicts further (when it has quotes);
+    ``rating_choices`` a dimension's 1-5 rating."""
     choices = verdict_choices or {}
     items = [
         _assessment_schema(r, allowed_quotes.get(r.id, []), choices.get(r.id, VERDICTS))
         for r in requirements
     ]
-    ratings = {d: _rating_schema(dimension_quotes.get(d, [])) for d in RATED_DIMENSIONS}
+    bounds = rating_choices or {}
+    ratings = {
+        d: _rating_schema(dimension_quotes.get(d, []), bounds.get(d, RATINGS))
+        for d in RATED_DIMENSIONS
+    }
     return {
         "type": "object",
         "properties": {

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import math
 import re
 from typing import Any
 
 from agent.errors import InputError
 from agent.rubric.evidence import profile_passages, related_passages
 from agent.rubric.facts import candidate_years
+from agent.rubric.terms import term_coverage
 from prompts import render_chat
 from schemas.inputs import JobPosting, Requirement
 from schemas.output_schema import build_analysis_schema, max_json_bytes
@@ -21,6 +23,7 @@ BARELY_NAMED = 0.25  # below this share the profile hardly names the requirement
 SUPPORTED_VERDICTS = ("met", "partial")
 SHORT_VERDICTS = ("partial", "not_met")  # fewer years than asked
 UNNAMED_VERDICTS = ("partial", "not_met", "insufficient_evidence")
+SENIOR_YEARS = 10  # the years that rate seniority 5 when no requirement asks for years
 LIST_TERMS = 8  # a requirement with this many terms is a list ("Environment, tools: Git; …")
 _SENIORITY = re.compile(
     r"\b\d+\+?\s*years?\b|\bsenior\b|\blead\b|\bmanager\b|\bhead of\b|\bprincipal\b|"
@@ -105,13 +108,51 @@ def build_request(
         facts=facts,
     )
     schema = build_analysis_schema(
-        requirements, allowed, dimensions, verdict_choices(requirements, facts)
+        requirements,
+        allowed,
+        dimensions,
+        verdict_choices(requirements, facts),
+        rating_choices(job, requirements, visible_profile, facts),
     )
     # room for the longest answer the schema admits (a token is at least a byte), so a valid
     # answer is never cut off mid-string; the engine caps it by what the context leaves
     return GenerationRequest(
         messages=messages, json_schema=schema, max_tokens=max_json_bytes(schema)
     )
+
+
+def _near(share: float) -> tuple[int, int]:
+    """The two ratings nearest to a 0-1 share on the 1-5 scale."""
+    low = min(4, max(1, math.floor(1 + 4 * min(max(share, 0.0), 1.0))))
+    return (low, low + 1)
+
+
+def rating_choices(
+    job: JobPosting, requirements: list[Requirement], visible_profile: str, facts: dict[str, Any]
+) -> dict[str, tuple[int, int]]:
+    """Each rating narrowed to the two values the computed facts point to.
+
+    A 135M model left with 1-5 rated every dimension 1, for the strongest resumes too (seen
+    here). Skills: the share of the skills requirements' terms the profile names; seniority:
+    the candidate's years against the most any requirement asks (ten when none asks); domain
+    experience: the share of the job title's terms the profile names. Unknown years leave
+    seniority open.
+    """
+    per_requirement = facts.get("requirements", {})
+    coverage = [
+        per_requirement.get(r.id, {}).get("term_coverage", 0.0)
+        for r in requirements
+        if r.dimension == "skills"
+    ]
+    choices = {"domain_experience": _near(term_coverage(job.title, visible_profile))}
+    if coverage:
+        choices["skills"] = _near(sum(coverage) / len(coverage))
+    years = candidate_years(facts)
+    if years is not None:
+        asked = [per_requirement.get(r.id, {}).get("required_years") for r in requirements]
+        ceiling = max((a for a in asked if a), default=SENIOR_YEARS)
+        choices["seniority"] = _near(years / ceiling)
+    return choices
 
 
 def check_fits_context(engine: Engine, request: GenerationRequest) -> None:

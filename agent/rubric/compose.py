@@ -131,7 +131,7 @@ def compose_rationale(
 ) -> str:
     """One sentence for a 1-5 rating."""
     if dimension == "seniority" and facts.get("experience_years") is not None:
-        text = f"Rated {rating.rating}/5 by the model; {_years(facts['experience_years'])} "
+        text = f"Rated {rating.rating}/5; {_years(facts['experience_years'])} "
         text += "years of dated roles"
         if facts.get("stated_experience_years"):
             text += f"; {_years(facts['stated_experience_years'])} years stated"
@@ -140,7 +140,7 @@ def compose_rationale(
     verdicts = [a.verdict for a in assessments if a.requirement_id in ids]
     if verdicts:
         met, partial = verdicts.count("met"), verdicts.count("partial")
-        text = f"Rated {rating.rating}/5 by the model; {met} of {len(verdicts)} "
+        text = f"Rated {rating.rating}/5; {met} of {len(verdicts)} "
         text += f"{dimension.replace('_', ' ')} requirements met"
         text += f", {partial} partly." if partial else "."
     elif rating.evidence:

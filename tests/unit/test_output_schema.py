@@ -204,3 +204,28 @@ def test_a_requirement_the_profile_hardly_names_cannot_be_met():
     }
     assert verdict_choices(reqs, facts) == {"R1": UNNAMED_VERDICTS, "R4": ("partial",)}
     assert "met" not in UNNAMED_VERDICTS
+
+
+def test_ratings_are_narrowed_to_what_the_facts_point_to():
+    from agent.graph.request import rating_choices
+    from schemas.inputs import JobPosting
+
+    reqs = [
+        Requirement(id="R1", text="5+ years of Python", dimension="seniority"),
+        Requirement(id="R2", text="Python and Django", dimension="skills"),
+        Requirement(id="R3", text="SQL", dimension="skills"),
+    ]
+    facts = {
+        "experience_years": 6.0,
+        "requirements": {
+            "R1": {"required_years": 5.0, "term_coverage": 1.0},
+            "R2": {"required_years": None, "term_coverage": 1.0},
+            "R3": {"required_years": None, "term_coverage": 0.0},
+        },
+    }
+    job = JobPosting(title="Django Developer", text="# Django Developer\n", requirements=reqs)
+    choices = rating_choices(job, reqs, "Python and Django developer since 2018", facts)
+    assert choices == {"skills": (3, 4), "seniority": (4, 5), "domain_experience": (4, 5)}
+    facts["experience_years"] = None  # years unknown: seniority stays open
+    other_field = rating_choices(job, reqs, "Retail store cashier", facts)
+    assert "seniority" not in other_field and other_field["domain_experience"] == (1, 2)

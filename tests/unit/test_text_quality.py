@@ -114,10 +114,8 @@ def test_junk_is_replaced_and_marked_composed_good_text_is_kept():
     }
     assert polished.assessments[0].reasoning == analysis.assessments[0].reasoning
     assert polished.assessments[1].reasoning == "The profile does not mention it."
-    assert polished.seniority.rationale == "Rated 4/5 by the model; 5.2 years of dated roles."
-    assert polished.skills.rationale == (
-        "Rated 4/5 by the model; 0 of 2 skills requirements met, 1 partly."
-    )
+    assert polished.seniority.rationale == "Rated 4/5; 5.2 years of dated roles."
+    assert polished.skills.rationale == ("Rated 4/5; 0 of 2 skills requirements met, 1 partly.")
     assert polished.summary.startswith("Meets 0 of 2 requirements (0/2 must-haves).")
     assert "Partly: R1 (5+ years of Python)." in polished.summary
     assert "Not shown: R2 (Kubernetes in production)." in polished.summary
