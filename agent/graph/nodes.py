@@ -137,8 +137,9 @@ def score(state: AnalysisState, runtime: Runtime[AnalysisContext]) -> dict[str, 
     analysis, reqs = state["analysis"], state["requirements"]
     assert analysis is not None
     breakdown = score_analysis(reqs, analysis, state["facts"])
+    system = "\n".join(m["content"] for m in state["request"].messages if m["role"] == "system")
     analysis, text_origin = polish(
-        analysis, reqs, state["facts"], breakdown, state["visible_profile"]
+        analysis, reqs, state["facts"], breakdown, state["visible_profile"], system
     )
     model_written = sum(origin == "model" for origin in text_origin.values())
     info = runtime.context.engine.info

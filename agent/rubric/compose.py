@@ -8,6 +8,7 @@ never shows ``not_met`` as a reasoning and always says who wrote each line.
 from __future__ import annotations
 
 import re
+from functools import partial
 from typing import Any, Literal
 
 from agent.rubric.text_quality import junk_reason
@@ -184,9 +185,12 @@ def polish(
     facts: dict[str, Any],
     breakdown: ScoreBreakdown,
     profile: str,
+    instructions: str | None = None,
 ) -> tuple[MatchAnalysis, dict[str, Origin]]:
     """The analysis with junk text replaced, and who wrote each text field (``profile``: the
-    visible profile, which free text may quote only as evidence)."""
+    visible profile, which free text may quote only as evidence; ``instructions``: the system
+    prompt, whose example answers are not about this profile)."""
+    check = partial(junk_reason, source=profile, instructions=instructions)
     origin: dict[str, Origin] = {}
     per_requirement = facts.get("requirements", {})
     texts = {r.id: r.text for r in requirements}
@@ -194,7 +198,7 @@ def polish(
     for a in analysis.assessments:
         key = f"{a.requirement_id}.reasoning"
         echo = texts.get(a.requirement_id)
-        junk = junk_reason(a.reasoning, echo_of=echo, source=profile, limit=MAX_REASONING_CHARS)
+        junk = check(a.reasoning, echo_of=echo, limit=MAX_REASONING_CHARS)
         if junk is None:
             origin[key] = "model"
             assessments.append(a)
@@ -207,7 +211,7 @@ def polish(
     ratings = {}
     for name, rating in analysis.ratings().items():
         key = f"{name}.rationale"
-        if junk_reason(rating.rationale, source=profile, limit=MAX_REASONING_CHARS) is None:
+        if check(rating.rationale, limit=MAX_REASONING_CHARS) is None:
             origin[key] = "model"
             ratings[name] = rating
             continue
@@ -215,7 +219,7 @@ def polish(
         text = compose_rationale(name, rating, requirements, assessments, facts)
         ratings[name] = rating.model_copy(update={"rationale": text})
     polished = analysis.model_copy(update={"assessments": assessments, **ratings})
-    if junk_reason(analysis.summary, source=profile, limit=MAX_SUMMARY_CHARS) is None:
+    if check(analysis.summary, limit=MAX_SUMMARY_CHARS) is None:
         origin["summary"] = "model"
     else:
         origin["summary"] = "composed"

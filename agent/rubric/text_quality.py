@@ -53,12 +53,14 @@ def junk_reason(
     echo_of: str | None = None,
     source: str | None = None,
     limit: int | None = None,
+    instructions: str | None = None,
 ) -> str | None:
     """Why ``text`` is not worth showing (None when it is).
 
     ``echo_of`` is the text it must not merely copy (the requirement it reasons about);
     ``source`` the profile, which an assessment quotes as evidence, not as its reasoning;
-    ``limit`` the field's length bound, where text without an ending was cut off.
+    ``limit`` the field's length bound, where text without an ending was cut off;
+    ``instructions`` the prompt's own text (its example answers), which is not about this profile.
     """
     words = _words(text)
     if not words:
@@ -70,6 +72,8 @@ def junk_reason(
         return f"fewer than {MIN_WORDS} words"
     if echo_of is not None and flat in _normalized(echo_of):
         return "a copy of the requirement"
+    if instructions is not None and f" {flat} " in f" {_normalized(instructions)} ":
+        return "copied from the instructions"
     grams = _grams(words, REPEATED_NGRAM)
     if grams and grams.most_common(1)[0][1] >= REPEATS:
         return "a repeated phrase"

@@ -162,3 +162,14 @@ def test_shared_phrases_are_the_requirements_telling_words_the_quote_says():
     assert compose_reasoning(assessment, asked, {}, {}) == (
         "The quote shows Full stack web and Python Django."
     )
+
+
+def test_a_copy_of_the_prompts_example_answer_is_junk():
+    instructions = (
+        'Answer for R1: {"requirement_id":"R1","verdict":"met",'
+        '"reasoning":"Four years building Python services."}'
+    )
+    assert junk_reason("Four years building Python services.", instructions=instructions) == (
+        "copied from the instructions"
+    )
+    assert junk_reason("Six years building Django services.", instructions=instructions) is None
