@@ -8,10 +8,9 @@ never shows ``not_met`` as a reasoning and always says who wrote each line.
 from __future__ import annotations
 
 import re
-from functools import partial
 from typing import Any, Literal
 
-from agent.rubric.text_quality import junk_reason
+from agent.rubric.text_quality import junk_reason, unfounded_reason
 from agent.rubric.text_tools import content_words
 from schemas.analysis import (
     MAX_REASONING_CHARS,
@@ -190,15 +189,20 @@ def polish(
     """The analysis with junk text replaced, and who wrote each text field (``profile``: the
     visible profile, which free text may quote only as evidence; ``instructions``: the system
     prompt, whose example answers are not about this profile)."""
-    check = partial(junk_reason, source=profile, instructions=instructions)
+    texts = {r.id: r.text for r in requirements}
+    known = "\n".join([profile, *texts.values()])
+
+    def check(text: str, verdict: str | None = None, **bounds: Any) -> str | None:
+        junk = junk_reason(text, source=profile, instructions=instructions, **bounds)
+        return junk or unfounded_reason(text, known, verdict)
+
     origin: dict[str, Origin] = {}
     per_requirement = facts.get("requirements", {})
-    texts = {r.id: r.text for r in requirements}
     assessments = []
     for a in analysis.assessments:
         key = f"{a.requirement_id}.reasoning"
         echo = texts.get(a.requirement_id)
-        junk = check(a.reasoning, echo_of=echo, limit=MAX_REASONING_CHARS)
+        junk = check(a.reasoning, a.verdict, echo_of=echo, limit=MAX_REASONING_CHARS)
         if junk is None:
             origin[key] = "model"
             assessments.append(a)

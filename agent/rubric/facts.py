@@ -161,7 +161,7 @@ def experience_years(text: str, today: datetime.date | None = None) -> float | N
 # Numbers of years
 # ---------------------------------------------------------------------------
 
-_WORD_NUMBERS = {
+WORD_NUMBERS = {
     word: number
     for number, word in enumerate(
         [
@@ -189,7 +189,7 @@ _WORD_NUMBERS = {
         start=1,
     )
 }
-_NUMBER = r"\d{1,2}(?:\.\d+)?|" + "|".join(rf"{w}\b" for w in _WORD_NUMBERS)
+_NUMBER = r"\d{1,2}(?:\.\d+)?|" + "|".join(rf"{w}\b" for w in WORD_NUMBERS)
 _YEARS = re.compile(
     rf"(?<![\w.])(?P<low>{_NUMBER})(?:\s*\(\d{{1,2}}\))?"
     rf"(?:\s*(?:-|–|—|to)\s*(?P<high>{_NUMBER}))?"
@@ -207,7 +207,7 @@ _CLAIM_AFTER = re.compile(r"[’']?\s+(?:[\w#+./-]+\s+){0,5}?experience\b", re.I
 def _number(token: str) -> float:
     """A digit string or an English number word as a float."""
     token = token.lower()
-    return float(_WORD_NUMBERS[token]) if token in _WORD_NUMBERS else float(token)
+    return float(WORD_NUMBERS[token]) if token in WORD_NUMBERS else float(token)
 
 
 def _year_mentions(text: str) -> Iterator[tuple[float, re.Match[str]]]:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 
+from agent.rubric.facts import WORD_NUMBERS
 from schemas.analysis import VERDICTS
 
 MIN_WORDS = 4  # fewer words than this say nothing a verdict does not already say
@@ -91,4 +92,37 @@ def junk_reason(
         return "repetitive"
     if sum(len(w) for w in words) < len(text.strip()) / 3:
         return "mostly symbols"
+    return None
+
+
+_NUMBER_WORDS = {word: str(number) for word, number in WORD_NUMBERS.items()}
+_NAME = re.compile(r"(?<![.!?]\s)(?<!^)\b([A-Z][\w+#.-]*[\w+#]|[a-z]+[A-Z0-9+#][\w+#.-]*)")
+_NEGATION = re.compile(r"\b(?:not|no|none|lacks?|without|missing|never|neither|nor)\b|n't\b", re.I)
+_SUPPORTED = ("met", "partial")
+
+
+def _numbers(text: str) -> set[str]:
+    found = set(re.findall(r"\d+(?:\.\d+)?", text))
+    return found | {_NUMBER_WORDS[w] for w in _words(text) if w in _NUMBER_WORDS}
+
+
+def unfounded_reason(text: str, known: str, verdict: str | None = None) -> str | None:
+    """Why ``text`` says what neither the profile nor the job says, or contradicts its verdict.
+
+    ``known`` is everything the text may draw on (the profile and the requirements). A number
+    or a name (a capitalised or technical word inside a sentence) that ``known`` lacks was made
+    up (a 135M model wrote "Four years building Python services at Acme", the prompt's example,
+    for a profile with neither); a reasoning under "met" or "partial" that denies, or one under
+    "not met" or "no evidence" that denies nothing, says the opposite of its verdict.
+    """
+    if made_up := _numbers(text) - _numbers(known):
+        return f"a number the profile does not give ({sorted(made_up)[0]})"
+    said = known.lower()
+    for name in _NAME.findall(text):
+        if name.lower().strip(".-") not in said:
+            return f"a name the profile does not give ({name})"
+    if verdict is not None:
+        denies = _NEGATION.search(text) is not None
+        if denies == (verdict in _SUPPORTED):
+            return "contradicts its verdict"
     return None

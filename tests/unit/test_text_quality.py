@@ -8,7 +8,7 @@ import pytest
 
 from agent.rubric.compose import compose_reasoning, polish, shared_phrases
 from agent.rubric.scoring import score_analysis
-from agent.rubric.text_quality import junk_reason
+from agent.rubric.text_quality import junk_reason, unfounded_reason
 from schemas.analysis import MAX_REASONING_CHARS, MatchAnalysis, RequirementAssessment
 from schemas.inputs import Requirement
 
@@ -173,3 +173,40 @@ def test_a_copy_of_the_prompts_example_answer_is_junk():
         "copied from the instructions"
     )
     assert junk_reason("Six years building Django services.", instructions=instructions) is None
+
+
+KNOWN = "Full Stack Developer, 5 years of Python and Django.\nRequirement: Node.js and AWS"
+
+
+@pytest.mark.parametrize(
+    ("text", "verdict", "reason"),
+    [
+        ("Four years building Python services at Acme", "met", "a number the profile does not"),
+        ("Built payment services at Acme with Python", "met", "a name the profile does not give"),
+        ("Basic knowledge of Nagios and Jenkins", "not_met", "a name the profile does not give"),
+        ("The profile does not mention Python anywhere", "met", "contradicts its verdict"),
+        ("Python and Django work is listed in full", "not_met", "contradicts its verdict"),
+    ],
+)
+def test_text_that_says_what_the_profile_does_not_is_unfounded(text, verdict, reason):
+    assert unfounded_reason(text, KNOWN, verdict).startswith(reason)
+
+
+@pytest.mark.parametrize(
+    ("text", "verdict"),
+    [
+        ("Five years of Python and Django work.", "met"),
+        ("The profile does not mention Node.js at all.", "insufficient_evidence"),
+        ("Python and Django, but no AWS named.", "not_met"),
+        ("A full stack developer with Python and Django.", None),
+    ],
+)
+def test_text_grounded_in_the_profile_passes(text, verdict):
+    assert unfounded_reason(text, KNOWN, verdict) is None
+
+
+def test_polish_composes_over_made_up_text():
+    analysis = _analysis("Six years of Python at Acme Corp, all of it shipped.", "fine")
+    polished, origin = polish(analysis, REQS, FACTS, score_analysis(REQS, analysis), QUOTE)
+    assert origin["R1.reasoning"] == "composed"
+    assert "Acme Corp" not in polished.assessments[0].reasoning
