@@ -19,6 +19,7 @@ PROMPT = "analysis"
 DIMENSION_QUOTES = 4
 MIN_ANSWER_TOKENS = 768
 COVERED = 0.6  # share of a requirement's terms the profile names for "met or partial" only
+NAMED = 0.8  # ... and for "met" only, when the profile also shows the years asked (if any)
 BARELY_NAMED = 0.25  # below this share the profile hardly names the requirement: not "met"
 SUPPORTED_VERDICTS = ("met", "partial")
 SHORT_VERDICTS = ("partial", "not_met")  # fewer years than asked
@@ -66,7 +67,9 @@ def verdict_choices(
     them, "met" would claim what the profile does not say (the same model called a slightly
     relevant resume's every requirement met): partial at best. When the requirement asks for
     more years than the profile shows (dated roles or a stated claim), it cannot be "met" either.
-    A long list of tools of which the profile names some but not most is partial: neither all
+    When it names nearly all of them (and shows the years asked, if any), it is met: the same
+    model, left with met or partial, called a perfect match's every requirement partial. A long
+    list of tools of which the profile names some but not most is partial: neither all
     of it (met) nor none of it (not met, which failed a strong resume on a 20-tool list here).
     """
     per_requirement = facts.get("requirements", {})
@@ -79,6 +82,8 @@ def verdict_choices(
         asked = known.get("required_years")
         if asked is not None and years is not None and years < asked:
             choices[r.id] = ("partial",) if covered else SHORT_VERDICTS
+        elif coverage >= NAMED and (asked is None or years is not None):
+            choices[r.id] = ("met",)
         elif covered:
             choices[r.id] = SUPPORTED_VERDICTS
         elif coverage > 0 and known.get("terms", 0) >= LIST_TERMS:

@@ -26,6 +26,7 @@ Origin = Literal["model", "composed"]
 QUOTE_CHARS = 70
 SHOWN_PHRASES = 3
 SUMMARY_NAME_CHARS = 40
+SUMMARY_NAMED = 3  # more requirements than this are listed by id only
 # Words a requirement uses that say nothing about what it asks ("Strong understanding of ..."):
 # a quote sharing only these does not show the requirement.
 GENERIC_WORDS = frozenset(
@@ -165,6 +166,8 @@ def compose_summary(
     texts = {r.id: r.text for r in requirements}
 
     def named(ids: list[str]) -> str:
+        if len(ids) > SUMMARY_NAMED:
+            return ", ".join(ids)
         return "; ".join(f"{rid} ({_fit(texts.get(rid, rid), SUMMARY_NAME_CHARS)})" for rid in ids)
 
     if by_verdict.get("partial"):

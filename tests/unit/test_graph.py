@@ -196,6 +196,6 @@ def test_requirement_named_in_profile_cannot_be_called_not_met(job, candidate):
     request = _request(job, candidate)
     items = request.json_schema["properties"]["assessments"]["prefixItems"]
     # R2 "Experience with PostgreSQL databases": the profile names PostgreSQL and databases
-    assert items[1]["properties"]["verdict"]["enum"] == ["met", "partial"]
+    assert items[1]["properties"]["verdict"]["enum"] == ["met"]
     # R3 "Kubernetes is a plus": not in the profile, no passage, so no "met"
     assert items[2]["properties"]["verdict"]["enum"] == ["not_met", "insufficient_evidence"]
