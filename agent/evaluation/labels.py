@@ -110,7 +110,9 @@ class VerdictAgreement:
     compared: int = 0
     unmatched: list[str] = field(default_factory=list)
 
-    def add(self, label: LabelledPair, requirements: list[Requirement], given: dict[str, str]):
+    def add(
+        self, label: LabelledPair, requirements: list[Requirement], given: dict[str, str]
+    ) -> None:
         """Compare one pair's labels with the verdicts its analysis gave (by requirement id)."""
         for key, verdict in label.verdicts.items():
             requirement = find_requirement(key, requirements)
