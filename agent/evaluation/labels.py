@@ -16,16 +16,15 @@ from __future__ import annotations
 
 import json
 import math
-import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, get_args
 
+from agent.rubric.text_tools import content_words
 from schemas.analysis import Verdict
 from schemas.inputs import Requirement
 
 VERDICTS: tuple[str, ...] = get_args(Verdict)
-_WORD = re.compile(r"[a-z0-9+#.]+")
 
 
 @dataclass(frozen=True)
@@ -84,20 +83,16 @@ def load_labels(path: Path) -> list[LabelledPair]:
     return [_labelled_pair(entry, index, path) for index, entry in enumerate(data)]
 
 
-def _words(text: str) -> set[str]:
-    return set(_WORD.findall(text.casefold()))
-
-
 def find_requirement(key: str, requirements: list[Requirement]) -> Requirement | None:
     """The requirement a label's key names: by id, by text, or by most words in common."""
     for r in requirements:
         if key == r.id or key.casefold().strip() == r.text.casefold().strip():
             return r
-    wanted = _words(key)
+    wanted = content_words(key)
     if not wanted:
         return None
-    best = max(requirements, key=lambda r: len(wanted & _words(r.text)), default=None)
-    if best is None or 2 * len(wanted & _words(best.text)) < len(wanted):
+    best = max(requirements, key=lambda r: len(wanted & content_words(r.text)), default=None)
+    if best is None or 2 * len(wanted & content_words(best.text)) < len(wanted):
         return None
     return best
 

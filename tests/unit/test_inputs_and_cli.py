@@ -107,21 +107,24 @@ def test_eval_without_pairs_file_is_a_clear_error(tmp_path):
     assert result.stderr.strip() == f"error: no pairs.json in {tmp_path} (give --data)"
 
 
-def test_eval_with_bad_labels_fails_before_starting_an_engine(tmp_path):
-    labels = tmp_path / "grades.json"
-    labels.write_text('[{"job": "job_008", "candidate": "cand_033"}]')
-    result = runner.invoke(app, ["eval", "--labels", str(labels)])
+@pytest.mark.parametrize(
+    ("option", "content", "message"),
+    [
+        ("--labels", '[{"job": "job_008", "candidate": "cand_033"}]', "grade"),
+        (
+            "--requirement-labels",
+            '{"job_008": [{"text": "SQL", "kind": "required", "keywords": ["sql"]}]}',
+            "'kind' must be one of",
+        ),
+    ],
+)
+def test_eval_with_bad_labels_fails_before_starting_an_engine(tmp_path, option, content, message):
+    labels = tmp_path / "labels.json"
+    labels.write_text(content)
+    result = runner.invoke(app, ["eval", option, str(labels)])
     assert result.exit_code == 2
-    assert "grade" in result.stderr and "Starting vLLM" not in result.stderr
-
-
-def test_eval_with_bad_requirement_labels_fails_before_starting_an_engine(tmp_path):
-    labels = tmp_path / "reqs.json"
-    labels.write_text('{"job_008": [{"text": "SQL", "kind": "required", "keywords": ["sql"]}]}')
-    result = runner.invoke(app, ["eval", "--requirement-labels", str(labels)])
-    assert result.exit_code == 2
-    assert "'kind' must be one of" in result.stderr and "Starting vLLM" not in result.stderr
-    missing = runner.invoke(app, ["eval", "--requirement-labels", str(tmp_path / "none.json")])
+    assert message in result.stderr and "Starting vLLM" not in result.stderr
+    missing = runner.invoke(app, ["eval", option, str(tmp_path / "none.json")])
     assert missing.exit_code == 2 and "labels file not found" in missing.stderr
 
 
