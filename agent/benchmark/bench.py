@@ -110,6 +110,7 @@ def run_bench(
         ),
         "vllm_version": _vllm_version(),
         "pairs": len(workload),
+        "max_tokens": workload.max_tokens,
         "seed": seed,
         "levels": list(ordered),
         "configs": [_config_result(r, _baseline(r, runs), workload.names) for r in runs],
@@ -183,6 +184,8 @@ def format_table(results: dict[str, Any]) -> str:
             f"{'n/a' if exact is None else f'{exact:.0%}'}"
             + (f" (first differences: {config['mismatches'][:3]})" if config["mismatches"] else "")
         )
+    if results.get("max_tokens"):
+        lines.append(f"Answers capped at {results['max_tokens']} tokens (--max-tokens)")
     if "run_s" in results:
         lines.append(f"Run time: {results['run_s'] / 60:.1f} min (engine starts included)")
     return "\n".join(lines)

@@ -8,7 +8,7 @@ as in ``analyze``) and then sent unchanged to every configuration.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from agent.ingest.files import load_candidate, load_job
@@ -39,12 +39,21 @@ class WorkPair:
     def name(self) -> str:
         return f"{self.job_id}×{self.candidate_id}"
 
+    @property
+    def inputs(self) -> tuple[JobPosting, CandidateProfile]:
+        return self.job, self.candidate
+
 
 class Workload:
-    """Labelled pairs, and their analysis requests once an engine has prepared them."""
+    """Labelled pairs, and their analysis requests once an engine has prepared them.
 
-    def __init__(self, pairs: list[WorkPair]) -> None:
+    ``max_tokens`` caps every answer below the budget the schema allows: a shorter run that
+    still measures the same requests, cut at the same token for every config.
+    """
+
+    def __init__(self, pairs: list[WorkPair], max_tokens: int | None = None) -> None:
         self.pairs = pairs
+        self.max_tokens = max_tokens
         self._items: list[WorkItem] | None = None
 
     def __len__(self) -> int:
@@ -58,10 +67,16 @@ class Workload:
         """The requests, prepared through the graph on the first engine asked, then kept."""
         if self._items is None:
             self._items = [
-                WorkItem(p.job_id, p.candidate_id, prepare_request(p.job, p.candidate, engine))
+                WorkItem(p.job_id, p.candidate_id, self._capped(prepare_request(*p.inputs, engine)))
                 for p in self.pairs
             ]
         return self._items
+
+    def _capped(self, request: GenerationRequest) -> GenerationRequest:
+        if self.max_tokens is None:
+            return request
+        cap = min(request.max_tokens or self.max_tokens, self.max_tokens)
+        return replace(request, max_tokens=cap)
 
 
 def labelled_pairs(data_dir: Path) -> list[tuple[str, str]]:
@@ -74,7 +89,7 @@ def labelled_pairs(data_dir: Path) -> list[tuple[str, str]]:
     return out
 
 
-def build_workload(data_dir: Path, count: int) -> Workload:
+def build_workload(data_dir: Path, count: int, max_tokens: int | None = None) -> Workload:
     """The first ``count`` pairs (cycling if more are asked for than exist)."""
     pairs = labelled_pairs(data_dir)
     if not pairs:
@@ -85,4 +100,4 @@ def build_workload(data_dir: Path, count: int) -> Workload:
         job = load_job(data_dir / "jobs" / f"{job_id}.md")
         candidate = load_candidate(data_dir / "candidates" / f"{cand_id}.md")
         chosen.append(WorkPair(job_id, cand_id, job, candidate))
-    return Workload(chosen)
+    return Workload(chosen, max_tokens)

@@ -45,6 +45,12 @@ def bench(
         float | None, typer.Option(min=0.001, help="Arrival rate for fixed_qps (default: auto).")
     ] = None,
     seed: Annotated[int, typer.Option(help="Seed of the Poisson arrivals.")] = 0,
+    max_tokens: Annotated[
+        int | None,
+        typer.Option(
+            min=1, help="Cap each answer at N tokens, for a quick run [the schema's budget]."
+        ),
+    ] = None,
     data: Annotated[Path, typer.Option(help="Folder with jobs/, candidates/, pairs.json.")] = Path(
         "samples"
     ),
@@ -83,7 +89,7 @@ def bench(
             else:
                 names = config or default_configs(settings.speculation)
                 configs = [parse_config(c, settings.speculation) for c in names]
-            workload = build_workload(data, pairs or (4 if autotune else 10))
+            workload = build_workload(data, pairs or (4 if autotune else 10), max_tokens)
         except (ValueError, OSError) as exc:
             raise InputError(str(exc)) from None
         levels = AUTOTUNE_LEVELS if autotune else tuple(level or LEVELS)

@@ -1,12 +1,15 @@
-"""`hiring-assistant bench --pairs 1`: the benchmark's smoke run, real engines, every level.
+"""`hiring-assistant bench --pairs 1 --max-tokens 160`: the benchmark's smoke run, every level.
 
-One pair: with two, the run (speculation off and on, three levels, about 900 output tokens an
-analysis at 110 ms a token without speculation) passed 20 minutes on a slow 2-core machine.
+Real engines, speculation off and on, three levels. The cap keeps it to a few minutes: a whole
+answer (about 900 tokens at 110 ms a token without speculation) ran past 20 minutes for one
+pair on a slow 2-core CI machine.
 """
 
 from __future__ import annotations
 
 import json
+import os
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -23,15 +26,21 @@ LEVEL_KEYS = ("tpot_ms_p50", "tpot_ms_p90", "e2e_s_p50", "e2e_s_p90", "output_to
 def test_bench_smoke_run_writes_results_and_plots(engines, tmp_path):
     engines.close()  # the benchmark starts its own engines, one at a time
     exe = Path(sys.executable).with_name("hiring-assistant")
-    out = subprocess.run(
-        [str(exe), "bench", "--pairs", "1", "--out", str(tmp_path)],
-        capture_output=True,
-        text=True,
-        timeout=1200,
-    )
+    command = [str(exe), "bench", "--pairs", "1", "--max-tokens", "160", "--out", str(tmp_path)]
+    # its own process group: on a timeout the engine processes go too, not only the CLI
+    with subprocess.Popen(
+        command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True
+    ) as proc:
+        try:
+            stdout, stderr = proc.communicate(timeout=900)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            stdout, stderr = proc.communicate()
+            pytest.fail(f"bench ran past 15 minutes:\n{stderr[-3000:]}")
+    out = subprocess.CompletedProcess(command, proc.returncode, stdout, stderr)
     assert out.returncode == 0, out.stderr[-3000:]
     results = json.loads((tmp_path / "results.json").read_text())
-    assert results["pairs"] == 1 and results["vllm_version"]
+    assert results["pairs"] == 1 and results["max_tokens"] == 160 and results["vllm_version"]
     assert results["machine"]["cores"] >= 1 and results["machine"]["cpu_model"]
     assert results["run_s"] > sum(c["engine_start_s"] for c in results["configs"]) > 0
     off, ngram = results["configs"]
@@ -44,6 +53,7 @@ def test_bench_smoke_run_writes_results_and_plots(engines, tmp_path):
     for config in (off, ngram):
         for level in ("concurrency_1", "fixed_qps", "max_concurrency"):
             assert config[level]["requests"] == 1
+            assert config[level]["output_tokens"] <= 160, (config["name"], level)
             assert all(config[level][key] > 0 for key in LEVEL_KEYS), (config["name"], level)
     assert off["acceptance_rate"] is None
     assert 0 < ngram["acceptance_rate"] <= 1 and ngram["mean_acceptance_length"] > 1

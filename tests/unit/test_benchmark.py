@@ -86,6 +86,15 @@ def test_workload_uses_labelled_pairs_in_order():
     assert workload.items(ScriptedEngine()) is items, "prepared once, then the same requests"
 
 
+def test_max_tokens_caps_each_request_and_keeps_the_rest():
+    full = build_workload(SAMPLES, 2).items(ScriptedEngine())
+    capped = build_workload(SAMPLES, 2, max_tokens=64).items(ScriptedEngine())
+    assert all(f.request.max_tokens > 64 for f in full), "the schema's budget is larger"
+    assert [c.request.max_tokens for c in capped] == [64, 64]
+    assert [c.request.messages for c in capped] == [f.request.messages for f in full]
+    assert [c.request.json_schema for c in capped] == [f.request.json_schema for f in full]
+
+
 def test_prose_jobs_in_the_workload_get_the_models_requirements():
     """A prose job's requirements come from the engine, as in `analyze` (not the fallback)."""
     workload = build_workload(SAMPLES, 32)
