@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
 from agent.cli.options import start_engine
 from agent.cli.output import friendly_errors, say
 from serving.config import get_settings
+
+if TYPE_CHECKING:
+    from schemas.report import MatchReport
 
 
 def evaluate(
@@ -68,10 +71,12 @@ def evaluate(
             say("Requirements found in the postings, against the hand labels:")
             typer.echo(extraction.format_table())
             results["extraction"] = extraction.to_dict()
+        reports: list[MatchReport] = []
         with start_engine(settings) as engine:
             results["model"] = engine.info.model
             say(f"Ranking: {len(tasks)} jobs, intended resume among {distractors + 2}…")
-            results["ranking"] = ranking_eval(engine, data, tasks, typer.echo)
+            results["ranking"] = ranking_eval(engine, data, tasks, typer.echo, reports)
             if labelled is not None:
                 results["labelled"] = labelled_eval(engine, data, labelled, typer.echo)
-        typer.echo(f"Results written to {write_results(out, results)}")
+        written = write_results(out, results, reports)
+        typer.echo(f"Results written to {', '.join(str(p) for p in written)}")

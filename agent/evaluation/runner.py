@@ -72,23 +72,33 @@ def score_candidates(
     failures: list[str],
     texts: TextTally | None = None,
 ) -> dict[str, float]:
-    reports = analyze_candidates(engine, job_ref, candidate_paths, failures, texts)
-    return {
-        key: FAILED_SCORE if report is None else float(report.score)
-        for key, report in reports.items()
-    }
+    return scores_of(analyze_candidates(engine, job_ref, candidate_paths, failures, texts))
+
+
+def scores_of(reports: dict[str, MatchReport | None]) -> dict[str, float]:
+    """Each candidate's score; a failed analysis ranks below every scored one."""
+    return {key: FAILED_SCORE if r is None else float(r.score) for key, r in reports.items()}
 
 
 def ranking_eval(
-    engine: Engine, data_dir: Path, tasks: list[RankingTask], say: Progress
+    engine: Engine,
+    data_dir: Path,
+    tasks: list[RankingTask],
+    say: Progress,
+    kept: list[MatchReport] | None = None,
 ) -> dict[str, Any]:
+    """Rank each task's candidates by score; every report made is appended to ``kept``."""
     failures: list[str] = []
     texts = TextTally()
 
     def score(job_id: str, candidate_ids: list[str]) -> dict[str, float]:
         say(f"  {job_id}: scoring {len(candidate_ids)} candidates…")
         paths = [_path(data_dir, "candidates", c) for c in candidate_ids]
-        return score_candidates(engine, _path(data_dir, "jobs", job_id), paths, failures, texts)
+        job = _path(data_dir, "jobs", job_id)
+        reports = analyze_candidates(engine, job, paths, failures, texts)
+        if kept is not None:
+            kept.extend(r for r in reports.values() if r is not None)
+        return scores_of(reports)
 
     report = run_ranking_eval(tasks, score)
     say(report.format_table())
@@ -147,8 +157,15 @@ def labelled_eval(
     }
 
 
-def write_results(out_dir: Path, results: dict[str, Any]) -> Path:
+def write_results(
+    out_dir: Path, results: dict[str, Any], reports: list[MatchReport] = ()
+) -> list[Path]:
+    """``results.json``, and ``reports.jsonl`` (one full report a line) when there are reports."""
     out_dir.mkdir(parents=True, exist_ok=True)
     path = out_dir / "results.json"
     path.write_text(json.dumps(results, indent=2))
-    return path
+    if not reports:
+        return [path]
+    lines = out_dir / "reports.jsonl"
+    lines.write_text("".join(r.model_dump_json() + "\n" for r in reports))
+    return [path, lines]

@@ -420,6 +420,35 @@ def test_eval_counts_who_wrote_the_text():
     }
 
 
+def test_ranking_eval_keeps_every_report_and_writes_them_one_a_line(tmp_path):
+    from agent.evaluation.runner import ranking_eval, write_results
+    from agent.ingest.files import load_candidate, load_job
+    from agent.service import prepare_request
+    from schemas.report import MatchReport
+    from serving.fake_engine import ScriptedEngine
+    from tests.conftest import SAMPLES, candidate_path, job_path
+    from tests.unit.fake_answers import valid_answer
+
+    job = load_job(job_path("job_008"))
+    answers = [
+        valid_answer(prepare_request(job, load_candidate(candidate_path(c)), ScriptedEngine()))
+        for c in ("cand_033", "cand_051")
+    ]
+    engine = ScriptedEngine().enqueue(*answers)
+    tasks = [RankingTask("job_008", "cand_033", ("cand_033", "cand_051"))]
+    kept: list[MatchReport] = []
+    said: list[str] = []
+    results = ranking_eval(engine, SAMPLES, tasks, said.append, kept)
+    assert [r.candidate["id"] for r in kept] == ["cand_033", "cand_051"]
+    assert results["failures"] == [] and results["text"]["fields"] > 0
+    written = write_results(tmp_path, results, kept)
+    assert [p.name for p in written] == ["results.json", "reports.jsonl"]
+    lines = written[1].read_text().splitlines()
+    assert [MatchReport.model_validate_json(line).score for line in lines] == [
+        r.score for r in kept
+    ]
+
+
 def test_strong_above_weak_counts_strict_wins_over_the_jobs_weak_resume():
     tasks = [
         RankingTask("job_a", "good_a", ("x1", "good_a", "x2"), weak="x1"),  # 90 > 10
