@@ -11,7 +11,7 @@ import re
 from typing import Any, Literal
 
 from agent.rubric.text_quality import junk_reason, unfounded_reason
-from agent.rubric.text_tools import content_words
+from agent.rubric.text_tools import FILLER_WORDS, content_words
 from schemas.analysis import (
     MAX_REASONING_CHARS,
     MAX_SUMMARY_CHARS,
@@ -27,13 +27,6 @@ QUOTE_CHARS = 70
 SHOWN_PHRASES = 3
 SUMMARY_NAME_CHARS = 40
 SUMMARY_NAMED = 3  # more requirements than this are listed by id only
-# Words a requirement uses that say nothing about what it asks ("Strong understanding of ..."):
-# a quote sharing only these does not show the requirement.
-GENERIC_WORDS = frozenset(
-    "ability able basic competency experience expert expertise good great knowledge level "  # noqa: SIM905
-    "proven proficiency solid strong understanding user working years year skills plus "
-    "familiarity familiar excellent related similar including using".split()
-)
 _PHRASE_WORD = re.compile(r"[A-Za-z0-9+#]+(?:\.[A-Za-z0-9]+)*")
 
 
@@ -54,7 +47,7 @@ def _listed(items: list[str]) -> str:
 
 
 def _telling(word: str) -> bool:
-    return bool(content_words(word) - GENERIC_WORDS)
+    return bool(content_words(word) - FILLER_WORDS)
 
 
 def shared_phrases(requirement: str, quotes: list[str]) -> list[str]:

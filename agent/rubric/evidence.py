@@ -8,11 +8,19 @@ from __future__ import annotations
 
 import re
 
-from agent.rubric.text_tools import content_words, strip_bullet
+from agent.rubric.text_tools import FILLER_WORDS, content_words, strip_bullet
 from schemas.inputs import Requirement
 
 PASSAGES_PER_REQUIREMENT = 4
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z])")
+
+
+def _passage(part: str, *, whole_item: bool) -> bool:
+    """A sentence of three words or more, or a whole list item ("- Linux/Unix Administration",
+    a skills list's line names one skill); not a heading ("Work Experience:")."""
+    if len(part.split()) >= 3:
+        return True
+    return whole_item and not part.endswith(":") and bool(content_words(part))
 
 
 def profile_passages(profile_text: str) -> list[str]:
@@ -20,9 +28,14 @@ def profile_passages(profile_text: str) -> list[str]:
     passages: list[str] = []
     for raw in profile_text.splitlines():
         line = strip_bullet(raw)
+        item = line != raw.strip()
         for part in _SENTENCE_END.split(line):
             part = part.strip()
-            if len(part.split()) >= 3 and part in profile_text and part not in passages:
+            if (
+                _passage(part, whole_item=item and part == line)
+                and part in profile_text
+                and part not in passages
+            ):
                 passages.append(part)
     return passages
 
@@ -30,14 +43,17 @@ def profile_passages(profile_text: str) -> list[str]:
 def related_passages(
     requirement: Requirement, passages: list[str], k: int = PASSAGES_PER_REQUIREMENT
 ) -> list[str]:
-    """The ``k`` passages sharing most content words with the requirement (none if no overlap)."""
+    """The ``k`` passages sharing most content words with the requirement (none if no overlap);
+    words that only wrap the ask ("tools", "understanding") count after the others."""
     wanted = content_words(requirement.text)
+    telling = wanted - FILLER_WORDS
     scored = []
     for index, passage in enumerate(passages):
-        overlap = len(wanted & content_words(passage))
+        words = content_words(passage)
+        overlap = len(wanted & words)
         if overlap:
-            scored.append((-overlap, index, passage))
-    return [p for _, _, p in sorted(scored)[:k]]
+            scored.append((-len(telling & words), -overlap, index, passage))
+    return [p for *_, p in sorted(scored)[:k]]
 
 
 def quote_is_grounded(quote: str, profile_text: str) -> bool:

@@ -283,6 +283,8 @@ def requirements_from_text(
 def make_requirement(
     index: int, text: str, *, under_nice_heading: bool = False, kind: RequirementKind | None = None
 ) -> Requirement:
-    """Requirement ``R<index>`` with its kind (unless given) and dimension classified."""
+    """Requirement ``R<index>`` with its kind (unless given) and dimension classified; stray
+    punctuation a scraped posting leaves before the text (". Proficiency in ...") is dropped."""
+    text = text.lstrip(" .,;:")
     found_kind, dimension = classify(text, under_nice_heading=under_nice_heading)
     return Requirement(id=f"R{index}", text=text, kind=kind or found_kind, dimension=dimension)

@@ -2,13 +2,20 @@
 
 * :func:`mentioned_terms` - the requirement's skill terms that the profile also mentions.
 * :func:`term_coverage` - the share of the requirement's distinct terms the profile mentions.
+
+A plain word also matches the profile's other forms of it, by its Snowball stem
+("administration" in the requirement, "Administrator" in the profile); names and acronyms
+("Go", "AWS", "C#") match only as written, or as a listed synonym.
 """
 
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
-from agent.rubric.text_tools import content_words
+import snowballstemmer
+
+from agent.rubric.text_tools import FILLER_WORDS, content_words
 
 _SYNONYMS: tuple[tuple[str, ...], ...] = (
     ("javascript", "js", "ecmascript"),
@@ -36,6 +43,9 @@ _SYNONYMS: tuple[tuple[str, ...], ...] = (
     ("user interface", "ui"),
 )
 _GROUP_OF = {variant: group for group in _SYNONYMS for variant in group}
+_STEMMER = snowballstemmer.stemmer("english")
+_PLAIN_WORD = re.compile(r"[A-Za-z][a-z]{3,}")  # a word, not a name such as "Go" or "AWS"
+_LETTERS = re.compile(r"[A-Za-z]+")
 _TOKEN = re.compile(
     r"(?<![A-Za-z0-9])\.?[A-Za-z0-9](?:[A-Za-z0-9+#.\-]*[A-Za-z0-9+#])?",
 )
@@ -83,6 +93,8 @@ def _is_term(token: str) -> bool:
     """
     if token.lower() in _GROUP_OF:
         return True
+    if token.lower() in FILLER_WORDS:
+        return False
     if not re.search(r"[A-Za-z]", token) or not content_words(token):
         return False
     looks_technical = token != token.lower() or re.search(r"[\d+#.]", token) is not None
@@ -125,14 +137,28 @@ def mentioned_terms(requirement_text: str, profile_text: str) -> list[str]:
     return found
 
 
+@lru_cache(maxsize=32)
+def _profile_stems(profile_text: str) -> frozenset[str]:
+    return frozenset(_STEMMER.stemWords([w.lower() for w in _LETTERS.findall(profile_text)]))
+
+
+def _mentions(term: str, profile_text: str) -> bool:
+    """The profile names the term: as written or a synonym, or, for a plain word, another form."""
+    if _term_regex(term).search(profile_text):
+        return True
+    if term.lower() in _GROUP_OF or not _PLAIN_WORD.fullmatch(term):
+        return False
+    return _STEMMER.stemWord(term.lower()) in _profile_stems(profile_text)
+
+
 def _term_candidates(term: str, profile_text: str) -> list[str]:
     """The term itself if the profile mentions it, else its mentioned hyphen-parts, if any."""
-    if _is_term(term) and _term_regex(term).search(profile_text):
+    if _is_term(term) and _mentions(term, profile_text):
         return [term]
     if "-" not in term or term.lower() in _GROUP_OF:
         return []
     parts = [part for part in term.split("-") if _is_term(part)]
-    return [part for part in parts if _term_regex(part).search(profile_text)]
+    return [part for part in parts if _mentions(part, profile_text)]
 
 
 def term_count(requirement_text: str) -> int:

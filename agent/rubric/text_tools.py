@@ -79,6 +79,19 @@ STOPWORDS = frozenset(
 )
 
 
+# Words a requirement wraps around what it asks ("Minimum 3 years ... with tools like X is
+# mandatory"): not skills, so they are not terms to look for, and a quote sharing only these
+# does not show the requirement.
+FILLER_WORDS = frozenset(
+    "ability able advanced basic both bonus competency concepts demonstrated desired expert "  # noqa: SIM905
+    "expertise familiar familiarity good great hands highly ideal ideally least level like "
+    "mandatory minimum more most multiple one particularly points preferably preferred prior "
+    "proficiency proficient proven range related required similar solid strong technologies "
+    "tools understanding user various variety whether wide excellent including using working "
+    "experience knowledge skills years year plus looking seeking based candidate".split()
+)
+
+
 def content_words(text: str) -> set[str]:
     """Lower-cased words minus stopwords, with trailing dots stripped (``node.js`` kept)."""
     words = {w.rstrip(".") for w in _WORD.findall(text.lower())}

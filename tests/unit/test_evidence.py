@@ -33,6 +33,23 @@ def test_related_passages_rank_by_overlap_and_skip_unrelated():
     assert related_passages(Requirement(id="R2", text="Kubernetes clusters"), passages) == []
 
 
+def test_a_list_item_is_a_passage_however_short_but_a_heading_is_not():
+    profile = "Skills:\n- Linux/Unix Administration\n- Docker\nWork Experience:\nAcme\n"
+    passages = profile_passages(profile)
+    assert passages == ["Linux/Unix Administration", "Docker"]
+    req = Requirement(id="R1", text="Strong experience in Linux/Unix Administration")
+    assert related_passages(req, passages)[0] == "Linux/Unix Administration"
+
+
+def test_related_passages_rank_telling_words_before_words_that_wrap_the_ask():
+    passages = [
+        "Strong understanding of modern tools and technologies",
+        "Built Terraform modules",
+    ]
+    req = Requirement(id="R1", text="Strong understanding of tools like Terraform")
+    assert related_passages(req, passages) == passages[::-1]
+
+
 def test_grounding_is_exact():
     assert quote_is_grounded("PostgreSQL and SQL tuning", PROFILE)
     assert not quote_is_grounded("PostgreSQL and MySQL tuning", PROFILE)

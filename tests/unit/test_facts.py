@@ -183,6 +183,30 @@ def test_symbols_and_stopwords():
     assert mentioned_terms("experience with the team", "experience with the team") == []
 
 
+def test_words_that_only_wrap_the_ask_are_not_terms():
+    requirement = "Minimum 1 year of prior experience with CI tools like Jenkins is mandatory"
+    profile = "Minimum effort, prior work, tools like hammers; mandatory fun."
+    assert mentioned_terms(requirement, profile) == []
+    assert term_coverage(requirement, "Jenkins and CI") == 1.0
+
+
+@pytest.mark.parametrize(
+    ("requirement", "profile", "expected"),
+    [
+        ("IT system administration", "System Administrator, ABC", ["system", "administration"]),
+        (
+            "Launching production apps",
+            "Launched two apps to production",
+            ["Launching", "production", "apps"],
+        ),
+        ("Go", "going to the office", []),  # a name matches only as written
+        ("AWS", "Amazon Web Services", ["AWS"]),
+    ],
+)
+def test_plain_words_match_other_forms_names_do_not(requirement, profile, expected):
+    assert mentioned_terms(requirement, profile) == expected
+
+
 def test_hyphenated_term_falls_back_to_its_parts():
     assert mentioned_terms("Full-stack web apps", "full stack developer, web") == [
         "Full-stack",

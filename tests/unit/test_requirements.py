@@ -122,3 +122,11 @@ def test_asks_listed_among_the_duties_rank_before_the_duties():
     ]
     assert reqs[2].kind == "nice_to_have"
     assert "Understand business requirements" in [r.text for r in reqs[3:]]
+
+
+def test_stray_punctuation_before_a_requirement_is_dropped():
+    from agent.rubric.requirements import make_requirement
+
+    assert make_requirement(1, ". Proficiency in any programming language").text == (
+        "Proficiency in any programming language"
+    )
