@@ -198,7 +198,8 @@ def polish(
     for a in analysis.assessments:
         key = f"{a.requirement_id}.reasoning"
         echo = texts.get(a.requirement_id)
-        junk = check(a.reasoning, a.verdict, echo_of=echo, limit=MAX_REASONING_CHARS)
+        about = "\n".join([echo or "", *a.evidence])
+        junk = check(a.reasoning, a.verdict, echo_of=echo, limit=MAX_REASONING_CHARS, about=about)
         if junk is None:
             origin[key] = "model"
             assessments.append(a)
@@ -219,7 +220,8 @@ def polish(
         text = compose_rationale(name, rating, requirements, assessments, facts)
         ratings[name] = rating.model_copy(update={"rationale": text})
     polished = analysis.model_copy(update={"assessments": assessments, **ratings})
-    if check(analysis.summary, limit=MAX_SUMMARY_CHARS) is None:
+    quoted = [q for a in analysis.assessments for q in a.evidence]
+    if check(analysis.summary, limit=MAX_SUMMARY_CHARS, about=known + "\n".join(quoted)) is None:
         origin["summary"] = "model"
     else:
         origin["summary"] = "composed"

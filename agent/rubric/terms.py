@@ -13,9 +13,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-import snowballstemmer
-
-from agent.rubric.text_tools import FILLER_WORDS, content_words
+from agent.rubric.text_tools import FILLER_WORDS, content_words, stem
 
 _SYNONYMS: tuple[tuple[str, ...], ...] = (
     ("javascript", "js", "ecmascript"),
@@ -43,7 +41,6 @@ _SYNONYMS: tuple[tuple[str, ...], ...] = (
     ("user interface", "ui"),
 )
 _GROUP_OF = {variant: group for group in _SYNONYMS for variant in group}
-_STEMMER = snowballstemmer.stemmer("english")
 _PLAIN_WORD = re.compile(r"[A-Za-z][a-z]{3,}")  # a word, not a name such as "Go" or "AWS"
 _LETTERS = re.compile(r"[A-Za-z]+")
 _TOKEN = re.compile(
@@ -139,7 +136,7 @@ def mentioned_terms(requirement_text: str, profile_text: str) -> list[str]:
 
 @lru_cache(maxsize=32)
 def _profile_stems(profile_text: str) -> frozenset[str]:
-    return frozenset(_STEMMER.stemWords([w.lower() for w in _LETTERS.findall(profile_text)]))
+    return frozenset(stem(w) for w in _LETTERS.findall(profile_text))
 
 
 def _mentions(term: str, profile_text: str) -> bool:
@@ -148,7 +145,7 @@ def _mentions(term: str, profile_text: str) -> bool:
         return True
     if term.lower() in _GROUP_OF or not _PLAIN_WORD.fullmatch(term):
         return False
-    return _STEMMER.stemWord(term.lower()) in _profile_stems(profile_text)
+    return stem(term) in _profile_stems(profile_text)
 
 
 def _term_candidates(term: str, profile_text: str) -> list[str]:

@@ -12,13 +12,14 @@ import re
 from collections import Counter
 
 from agent.rubric.facts import WORD_NUMBERS
+from agent.rubric.text_tools import telling_stems
 from schemas.analysis import VERDICTS
 
 MIN_WORDS = 4  # fewer words than this say nothing a verdict does not already say
 MIN_DISTINCT_SHARE = 0.5  # distinct words / words: below it, the text goes round in circles
 REPEATED_NGRAM = 3  # a 3-word sequence ...
 REPEATS = 3  # ... occurring this often is a loop
-LONG_NGRAM = 6  # a 6-word sequence twice is a loop too
+LONG_NGRAM = 4  # a 4-word sequence twice is a loop too ("no evidence either way, no evidence …")
 COPIED_WORDS = 8  # this many words in a row from the profile: a copy, not an assessment
 _WORD = re.compile(r"[A-Za-z][A-Za-z'’-]*|\d+")
 _LABELS = (
@@ -55,13 +56,17 @@ def junk_reason(
     source: str | None = None,
     limit: int | None = None,
     instructions: str | None = None,
+    about: str | None = None,
 ) -> str | None:
     """Why ``text`` is not worth showing (None when it is).
 
     ``echo_of`` is the text it must not merely copy (the requirement it reasons about);
     ``source`` the profile, which an assessment quotes as evidence, not as its reasoning;
     ``limit`` the field's length bound, where text without an ending was cut off;
-    ``instructions`` the prompt's own text (its example answers), which is not about this profile.
+    ``instructions`` the prompt's own text (its example answers), which is not about this profile;
+    ``about`` what the text must name something of (a reasoning: its requirement and quotes), so
+    "A dedicated developer with a passion for innovative solutions" under "AWS certification"
+    is not taken for an assessment.
     """
     words = _words(text)
     if not words:
@@ -92,6 +97,8 @@ def junk_reason(
         return "repetitive"
     if sum(len(w) for w in words) < len(text.strip()) / 3:
         return "mostly symbols"
+    if about is not None and not telling_stems(text) & telling_stems(about):
+        return "says nothing about what it assesses"
     return None
 
 

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import hashlib
 import re
+import threading
+
+import snowballstemmer
 
 _WORD = re.compile(r"[a-z0-9][a-z0-9+#.]*")
 STOPWORDS = frozenset(
@@ -96,6 +99,22 @@ def content_words(text: str) -> set[str]:
     """Lower-cased words minus stopwords, with trailing dots stripped (``node.js`` kept)."""
     words = {w.rstrip(".") for w in _WORD.findall(text.lower())}
     return {w for w in words if w and w not in STOPWORDS and len(w) > 1}
+
+
+_STEMMERS = threading.local()  # a Snowball stemmer keeps state while it works: one per thread
+
+
+def stem(word: str) -> str:
+    """The Snowball stem of a lower-cased word ("administrator" and "administration" alike)."""
+    stemmer = getattr(_STEMMERS, "english", None)
+    if stemmer is None:
+        stemmer = _STEMMERS.english = snowballstemmer.stemmer("english")
+    return stemmer.stemWord(word.lower())
+
+
+def telling_stems(text: str) -> set[str]:
+    """Stems of the words that say what a text is about (no stopwords, no filler words)."""
+    return {stem(w) for w in content_words(text) - FILLER_WORDS}
 
 
 def strip_bullet(line: str) -> str:

@@ -4,12 +4,20 @@ from __future__ import annotations
 
 from typing import Any
 
+from agent.rubric.text_tools import FILLER_WORDS
 from schemas.analysis import RATED_DIMENSIONS
 from serving.engine import GenerationRequest
 
 
 def _enum(prop: dict[str, Any]) -> list[str]:
     return prop.get("items", {}).get("enum", [])
+
+
+def _named(quote: str) -> str:
+    """A sentence naming the quote's longest telling word: a reasoning about its evidence."""
+    words = [w.strip(".,;:()") for w in quote.split()]
+    telling = max(words, key=lambda w: (w.lower() not in FILLER_WORDS, len(w)))
+    return f"The profile shows {telling} work."
 
 
 def valid_answer(request: GenerationRequest, verdict: str = "met") -> dict[str, Any]:
@@ -25,12 +33,15 @@ def valid_answer(request: GenerationRequest, verdict: str = "met") -> dict[str, 
                 "requirement_id": props["requirement_id"]["const"],
                 "evidence": quotes[:1],
                 "verdict": verdict if quotes else "insufficient_evidence",
-                "reasoning": "Checked against the profile.",
+                "reasoning": _named(quotes[0]) if quotes else "Checked against the profile.",
             }
         )
     answer: dict[str, Any] = {"assessments": assessments}
     for dimension in RATED_DIMENSIONS:
         quotes = _enum(schema["properties"][dimension]["properties"]["evidence"])
         answer[dimension] = {"evidence": quotes[:1], "rating": 4, "rationale": "Solid."}
-    answer["summary"] = "A good fit. Strong on the core skills."
+    named = [a["evidence"][0] for a in assessments if a["evidence"]]
+    answer["summary"] = "A good fit. " + (
+        _named(named[0]) if named else "Strong on the core skills."
+    )
     return answer
