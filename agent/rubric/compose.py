@@ -190,7 +190,8 @@ def polish(
 
     def check(text: str, verdict: str | None = None, **bounds: Any) -> str | None:
         junk = junk_reason(text, source=profile, instructions=instructions, **bounds)
-        return junk or unfounded_reason(text, known, verdict)
+        scope = bounds.get("about") if verdict is not None else None
+        return junk or unfounded_reason(text, known, verdict, scope=scope, profile=profile)
 
     origin: dict[str, Origin] = {}
     per_requirement = facts.get("requirements", {})

@@ -86,6 +86,8 @@ def junk_reason(
     long_grams = _grams(words, LONG_NGRAM)
     if long_grams and long_grams.most_common(1)[0][1] >= 2:
         return "a repeated phrase"
+    if source is not None and f" {flat} " in f" {_normalized(source)} ":
+        return "copied from the profile"  # a whole line of it ("Agile development process")
     if source is not None and len(words) >= COPIED_WORDS:
         profile = f" {_normalized(source)} "
         windows = (" ".join(words[i : i + COPIED_WORDS]) for i in range(len(words) - 7))
@@ -113,7 +115,14 @@ def _numbers(text: str) -> set[str]:
     return found | {_NUMBER_WORDS[w] for w in _words(text) if w in _NUMBER_WORDS}
 
 
-def unfounded_reason(text: str, known: str, verdict: str | None = None) -> str | None:
+def unfounded_reason(
+    text: str,
+    known: str,
+    verdict: str | None = None,
+    *,
+    scope: str | None = None,
+    profile: str | None = None,
+) -> str | None:
     """Why ``text`` says what neither the profile nor the job says, or contradicts its verdict.
 
     ``known`` is everything the text may draw on (the profile and the requirements). A number
@@ -121,15 +130,25 @@ def unfounded_reason(text: str, known: str, verdict: str | None = None) -> str |
     up (a 135M model wrote "Four years building Python services at Acme", the prompt's example,
     for a profile with neither); a reasoning under "met" or "partial" that denies, or one under
     "not met" or "no evidence" that denies nothing, says the opposite of its verdict.
+    ``scope`` is what a reasoning is about (its requirement and quotes): a name from elsewhere
+    ("does not mention Node.js" under "CSS preprocessors") is about another requirement.
+    A denial that names what ``profile`` says ("does not mention JavaScript" for a JavaScript
+    developer) is false.
     """
     if made_up := _numbers(text) - _numbers(known):
         return f"a number the profile does not give ({sorted(made_up)[0]})"
-    said = known.lower()
-    for name in _NAME.findall(text):
+    said, about = known.lower(), (scope if scope is not None else known).lower()
+    names = _NAME.findall(text)
+    for name in names:
         if name.lower().strip(".-") not in said:
             return f"a name the profile does not give ({name})"
-    if verdict is not None:
-        denies = _NEGATION.search(text) is not None
-        if denies == (verdict in _SUPPORTED):
-            return "contradicts its verdict"
+        if name.lower().strip(".-") not in about:
+            return f"a name from elsewhere ({name})"
+    denies = _NEGATION.search(text) is not None
+    if denies and profile is not None:
+        for name in names:
+            if re.search(rf"(?<!\w){re.escape(name.strip('.-'))}(?!\w)", profile, re.I):
+                return f"denies what the profile says ({name})"
+    if verdict is not None and denies == (verdict in _SUPPORTED):
+        return "contradicts its verdict"
     return None

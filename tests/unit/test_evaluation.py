@@ -429,13 +429,17 @@ def test_ranking_eval_keeps_every_report_and_writes_them_one_a_line(tmp_path):
     from tests.conftest import SAMPLES, candidate_path, job_path
     from tests.unit.fake_answers import valid_answer
 
-    job = load_job(job_path("job_008"))
+    pairs = [("job_008", "cand_033"), ("job_005", "cand_051")]
     answers = [
-        valid_answer(prepare_request(job, load_candidate(candidate_path(c)), ScriptedEngine()))
-        for c in ("cand_033", "cand_051")
+        valid_answer(
+            prepare_request(
+                load_job(job_path(j)), load_candidate(candidate_path(c)), ScriptedEngine()
+            )
+        )
+        for j, c in pairs
     ]
-    engine = ScriptedEngine().enqueue(*answers)
-    tasks = [RankingTask("job_008", "cand_033", ("cand_033", "cand_051"))]
+    engine = ScriptedEngine().enqueue(*answers)  # one candidate a task: answered in this order
+    tasks = [RankingTask(j, c, (c,)) for j, c in pairs]
     kept: list[MatchReport] = []
     said: list[str] = []
     results = ranking_eval(engine, SAMPLES, tasks, said.append, kept)

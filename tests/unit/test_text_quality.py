@@ -205,6 +205,35 @@ def test_text_grounded_in_the_profile_passes(text, verdict):
     assert unfounded_reason(text, KNOWN, verdict) is None
 
 
+PROFILE_TEXT = "Full Stack Developer, 5 years of Python and Django.\nAgile development process"
+
+
+@pytest.mark.parametrize(
+    ("text", "verdict", "scope", "reason"),
+    [
+        # names another requirement's skill, under this one
+        ("The profile does not mention Node.js here.", "not_met", "CSS preprocessors", "a name"),
+        # denies what the profile says
+        ("The profile does not mention Python at all.", "not_met", "Python 3", "denies what"),
+    ],
+)
+def test_a_reasoning_stays_on_its_requirement_and_does_not_deny_the_profile(
+    text, verdict, scope, reason
+):
+    found = unfounded_reason(text, KNOWN, verdict, scope=scope, profile=PROFILE_TEXT)
+    assert found is not None and found.startswith(reason)
+    on_topic = "The profile does not mention Node.js at all."
+    assert (
+        unfounded_reason(on_topic, KNOWN, "not_met", scope="Node.js", profile=PROFILE_TEXT) is None
+    )
+
+
+def test_a_whole_line_of_the_profile_is_a_copy_however_short():
+    assert junk_reason("Agile development process experience", source=PROFILE_TEXT) is None
+    line = "Full Stack Developer, 5 years of Python"
+    assert junk_reason(line, source=PROFILE_TEXT) == "copied from the profile"
+
+
 def test_polish_composes_over_made_up_text():
     analysis = _analysis("Six years of Python at Acme Corp, all of it shipped.", "fine")
     polished, origin = polish(analysis, REQS, FACTS, score_analysis(REQS, analysis), QUOTE)
