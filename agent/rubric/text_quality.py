@@ -22,6 +22,12 @@ REPEATS = 3  # ... occurring this often is a loop
 LONG_NGRAM = 4  # a 4-word sequence twice is a loop too ("no evidence either way, no evidence …")
 COPIED_WORDS = 8  # this many words in a row from the profile: a copy, not an assessment
 _WORD = re.compile(r"[A-Za-z][A-Za-z'’-]*|\d+")
+# a sentence does not end on these: text that does stopped in the middle
+_DANGLING = frozenset(
+    "a an the and or but nor of in on at to for from with by as into than that which who whose "  # noqa: SIM905
+    "whom where when while if is are was were be been has have had will would should can very "
+    "such including".split()
+)
 _LABELS = (
     {v.replace("_", " ") for v in VERDICTS}
     | set(VERDICTS)
@@ -95,6 +101,8 @@ def junk_reason(
             return "copied from the profile"
     if limit is not None and len(text.strip()) >= limit - 1 and text.strip()[-1:] not in ".!?)":
         return "cut off at the length limit"
+    if text.rstrip()[-1:] in ",;:-" or (text.rstrip()[-1:].isalpha() and words[-1] in _DANGLING):
+        return "unfinished"  # "A highly skilled PHP Laravel developer who"
     if len(set(words)) / len(words) < MIN_DISTINCT_SHARE:
         return "repetitive"
     if sum(len(w) for w in words) < len(text.strip()) / 3:

@@ -24,6 +24,8 @@ from schemas.inputs import Requirement
         "### [2014 - 2018] 2014 - 2018] 2014 - 2018] 2014 - 2018]",  # a loop
         "Django Django Django Django Django Django",
         "5+ years of Python and Django experience",  # a copy of the requirement
+        "A highly skilled PHP Laravel developer who",  # stopped mid-sentence
+        "This is not a must-have for the role,",
     ],
 )
 def test_degenerate_text_is_junk(text):
@@ -56,6 +58,7 @@ def test_the_profile_copied_looped_or_cut_off_is_junk():
         "Built Django REST APIs for four years at a fintech company.",
         "The profile lists SQL but shows no production database work.",
         "A good fit. Strong on the core skills.",
+        "Six years of Python and Django experience",  # no full stop, but finished
     ],
 )
 def test_sentences_a_recruiter_would_read_pass(text):
