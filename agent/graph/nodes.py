@@ -17,7 +17,7 @@ from agent.rubric.compose import polish
 from agent.rubric.facts import experience_years, required_years, stated_experience_years
 from agent.rubric.prose_requirements import extract_with_model
 from agent.rubric.scoring import recommend, rubric_version, score_analysis
-from agent.rubric.terms import mentioned_terms, term_count, term_coverage
+from agent.rubric.terms import hedged_terms, mentioned_terms, term_count, term_coverage
 from agent.rubric.text_tools import content_hash
 from prompts import render, template_version
 from schemas.inputs import Requirement
@@ -58,6 +58,7 @@ def requirements(state: AnalysisState, runtime: Runtime[AnalysisContext]) -> dic
         r.id: {
             "required_years": required_years(r.text),
             "mentioned_terms": mentioned_terms(r.text, state["visible_profile"]),
+            "hedged_terms": hedged_terms(r.text, state["visible_profile"]),
             "terms": term_count(r.text),
             "term_coverage": term_coverage(r.text, state["visible_profile"]),
         }

@@ -163,16 +163,60 @@ def term_count(requirement_text: str) -> int:
     return len({_term_key(term) for term in _requirement_terms(requirement_text)})
 
 
+# Wording that claims less than experience: "Familiar with Flutter and willing to learn more".
+_HEDGE = re.compile(
+    r"\b(?:familiar(?:ity)? with|basic (?:knowledge|understanding|exposure)|exposure to|"
+    r"(?:willing|eager|keen) to learn|currently learning|learning to|beginner|introductory|"
+    r"some (?:experience|exposure|knowledge|familiarity)|interested in|coursework)\b",
+    re.IGNORECASE,
+)
+HEDGED_CREDIT = 0.5  # a term the profile names only with such wording counts half
+# ... unless the requirement asks no more than that ("Basic (user level) knowledge of Linux")
+_ASKS_LITTLE = re.compile(r"\b(?:basic|familiar(?:ity)?|exposure|awareness)\b", re.IGNORECASE)
+
+
+@lru_cache(maxsize=32)
+def _profile_lines(profile_text: str) -> tuple[str, ...]:
+    """The profile's sentences and list items, where a hedge applies to what it names."""
+    parts = (re.split(r"(?<=[.!?])\s+", line) for line in profile_text.splitlines())
+    return tuple(p for group in parts for p in group if p.strip())
+
+
+def _firmly_named(term: str, profile_text: str) -> bool:
+    """Some sentence names the term without hedging ("Flutter developer for 7 years")."""
+    return any(
+        _term_candidates(term, line) and not _HEDGE.search(line)
+        for line in _profile_lines(profile_text)
+    )
+
+
+def hedged_terms(requirement_text: str, profile_text: str) -> list[str]:
+    """The requirement's terms the profile names only with hedged wording ("familiar with")."""
+    return [
+        term
+        for term in mentioned_terms(requirement_text, profile_text)
+        if not _firmly_named(term, profile_text)
+    ]
+
+
 def term_coverage(requirement_text: str, profile_text: str) -> float:
     """Share of the requirement's skill terms that the profile mentions (0 when it has none).
 
     Synonyms are one term ("JS or JavaScript"), and a hyphenated term is one term, covered when
-    the profile names it or one of its parts ("Python-based" by "Python"): between 0 and 1.
+    the profile names it or one of its parts ("Python-based" by "Python"). A term the profile
+    names only as "familiar with", "basic knowledge of", "willing to learn" and the like counts
+    half, unless that is all the requirement asks ("Basic knowledge of Linux"): between 0 and 1.
     """
-    covered: dict[str, bool] = {}
+    hedged = 1.0 if _ASKS_LITTLE.search(requirement_text) else HEDGED_CREDIT
+    credit: dict[str, float] = {}
     for term in _requirement_terms(requirement_text):
         key = _term_key(term)
-        covered[key] = covered.get(key, False) or bool(_term_candidates(term, profile_text))
-    if not covered:
+        found = _term_candidates(term, profile_text)
+        value = 0.0
+        if found:
+            firm = any(_firmly_named(f, profile_text) for f in found)
+            value = 1.0 if firm else hedged
+        credit[key] = max(credit.get(key, 0.0), value)
+    if not credit:
         return 0.0
-    return round(sum(covered.values()) / len(covered), 3)
+    return round(sum(credit.values()) / len(credit), 3)

@@ -7,7 +7,7 @@ import datetime
 import pytest
 
 from agent.rubric.facts import experience_years, required_years, stated_experience_years
-from agent.rubric.terms import mentioned_terms, term_coverage
+from agent.rubric.terms import hedged_terms, mentioned_terms, term_coverage
 from tests.conftest import candidate_path
 
 TODAY = datetime.date(2024, 1, 1)
@@ -205,6 +205,20 @@ def test_words_that_only_wrap_the_ask_are_not_terms():
 )
 def test_plain_words_match_other_forms_names_do_not(requirement, profile, expected):
     assert mentioned_terms(requirement, profile) == expected
+
+
+def test_a_term_named_only_with_hedged_wording_counts_half():
+    firm = "Flutter Developer for 7 years. Proficient in Dart."
+    hedged = "Proficient in Dart. Familiar with Flutter and willing to learn more."
+    requirement = "Minimum 1 year of experience with Flutter & Dart"
+    assert term_coverage(requirement, firm) == 1.0
+    assert term_coverage(requirement, hedged) == 0.75
+    assert (
+        hedged_terms(requirement, hedged) == ["Flutter"] and hedged_terms(requirement, firm) == []
+    )
+    # firm somewhere is enough; and a requirement that asks for familiarity gets full credit
+    assert term_coverage(requirement, hedged + "\n- Shipped 3 apps with Flutter") == 1.0
+    assert term_coverage("Familiarity with Flutter", hedged) == 1.0
 
 
 def test_hyphenated_term_falls_back_to_its_parts():
