@@ -43,8 +43,13 @@ def profile_passages(profile_text: str) -> list[str]:
 def related_passages(
     requirement: Requirement, passages: list[str], k: int = PASSAGES_PER_REQUIREMENT
 ) -> list[str]:
-    """The ``k`` passages sharing most content words with the requirement (none if no overlap);
-    words that only wrap the ask ("tools", "understanding") count after the others."""
+    """The ``k`` passages sharing most content words with the requirement (none if no overlap).
+
+    Words that only wrap the ask ("tools", "understanding") count after the others, and once
+    some passage shares telling words, only passages sharing at least half as many are offered:
+    a line about "user engagement" is no evidence of "Basic (user level) knowledge of Linux"
+    when the profile says "Basic knowledge of Linux-based operating systems".
+    """
     wanted = content_words(requirement.text)
     telling = wanted - FILLER_WORDS
     scored = []
@@ -53,7 +58,9 @@ def related_passages(
         overlap = len(wanted & words)
         if overlap:
             scored.append((-len(telling & words), -overlap, index, passage))
-    return [p for *_, p in sorted(scored)[:k]]
+    scored.sort()
+    best = -scored[0][0] if scored else 0
+    return [p for told, *_, p in scored if -told * 2 >= best][:k]
 
 
 def quote_is_grounded(quote: str, profile_text: str) -> bool:

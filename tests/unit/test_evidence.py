@@ -45,9 +45,17 @@ def test_related_passages_rank_telling_words_before_words_that_wrap_the_ask():
     passages = [
         "Strong understanding of modern tools and technologies",
         "Built Terraform modules",
+        "Built Terraform modules for Linux hosts",
+        "Ran Linux servers",
+        "Linux user engagement up 20%",
     ]
     req = Requirement(id="R1", text="Strong understanding of tools like Terraform")
-    assert related_passages(req, passages) == passages[::-1]
+    assert related_passages(req, passages) == passages[1:3], "filler-only overlap is no evidence"
+    req = Requirement(id="R2", text="Terraform on Linux hosts, user level")
+    # three telling words at best: passages with fewer than half as many are not offered
+    assert related_passages(req, passages) == [passages[2]]
+    req = Requirement(id="R3", text="Terraform on Linux")
+    assert related_passages(req, passages) == [passages[2], passages[1], passages[3], passages[4]]
 
 
 def test_grounding_is_exact():
