@@ -139,6 +139,9 @@ def compose_rationale(
         text += f", {partial} partly." if partial else "."
     elif rating.evidence:
         text = f"Rated {rating.rating}/5 from {_quote(rating.evidence[0])}."
+    elif dimension == "domain_experience":
+        # the rating is narrowed to what the share of the job title the profile names points to
+        text = f"Rated {rating.rating}/5 by how much of the job title the profile names."
     else:
         text = f"Rated {rating.rating}/5; no passage bears on it."
     return _fit(text, MAX_REASONING_CHARS)

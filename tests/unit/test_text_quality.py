@@ -133,6 +133,15 @@ def test_junk_is_replaced_and_marked_composed_good_text_is_kept():
     MatchAnalysis.model_validate(json.loads(polished.model_dump_json()))
 
 
+def test_a_composed_domain_rationale_without_a_quote_says_what_the_rating_rests_on():
+    from agent.rubric.compose import compose_rationale
+    from schemas.analysis import DimensionRating
+
+    rating = DimensionRating(evidence=[], rating=5, rationale="not_met")
+    text = compose_rationale("domain_experience", rating, REQS, [], {})
+    assert text == "Rated 5/5 by how much of the job title the profile names."
+
+
 def test_composed_reasoning_names_the_terms_and_counts_years():
     assessment = RequirementAssessment(
         requirement_id="R1", evidence=[QUOTE], verdict="partial", reasoning="x"
