@@ -9,6 +9,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from agent.errors import InputError
+from agent.ingest.documents import PDF_MAGIC, ZIP_MAGIC, docx_text, pdf_text
 from agent.ingest.json_common import FormatError, looks_like_json, parse_json_document
 from agent.ingest.json_job import job_to_parts
 from agent.ingest.json_resume import resume_to_markdown
@@ -17,35 +18,38 @@ from agent.rubric.text_tools import strip_bullet
 from schemas.inputs import CandidateProfile, JobPosting, Requirement, RequirementsSource
 
 MAX_FILE_BYTES = 1_000_000
+MAX_DOCUMENT_BYTES = 10_000_000  # a PDF or .docx carries fonts and images besides its text
 
 
 def read_document(path: Path, what: str) -> str:
-    """The text of a UTF-8 text or Markdown file, or an InputError saying what is wrong."""
+    """The text of a UTF-8 text or Markdown file, a PDF or a Word .docx document, or an
+    InputError saying what is wrong."""
     if not path.exists():
         raise InputError(f"{what} file not found: {path}")
     if not path.is_file():
         raise InputError(f"{what} path is not a file: {path}")
     data = path.read_bytes()
-    if len(data) > MAX_FILE_BYTES:
-        raise InputError(
-            f"{what} file is too large ({len(data):,} bytes, limit {MAX_FILE_BYTES:,})"
-        )
-    if data.startswith(b"%PDF"):
-        raise InputError(f"{what} file {path} is a PDF; convert it to text or Markdown first")
-    if data.startswith(b"PK\x03\x04"):
-        raise InputError(
-            f"{what} file {path} is a zip/Office document; convert it to text or Markdown first"
-        )
+    document = data.startswith((PDF_MAGIC, ZIP_MAGIC))
+    limit = MAX_DOCUMENT_BYTES if document else MAX_FILE_BYTES
+    if len(data) > limit:
+        raise InputError(f"{what} file is too large ({len(data):,} bytes, limit {limit:,})")
+    if data.startswith(PDF_MAGIC):
+        return _tidy(pdf_text(data, f"{what} file {path}"))
+    if data.startswith(ZIP_MAGIC):
+        return _tidy(docx_text(data, f"{what} file {path}"))
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError:
         raise InputError(f"{what} file {path} is binary, not UTF-8 text or Markdown") from None
     if "\x00" in text:
         raise InputError(f"{what} file {path} is binary, not UTF-8 text or Markdown")
-    text = text.replace("\r\n", "\n").replace("\r", "\n")
     if not text.strip():
         raise InputError(f"{what} file is empty: {path}")
-    return text.strip()
+    return _tidy(text)
+
+
+def _tidy(text: str) -> str:
+    return text.replace("\r\n", "\n").replace("\r", "\n").strip()
 
 
 def _title(text: str, fallback: str) -> str:

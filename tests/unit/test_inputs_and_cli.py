@@ -26,13 +26,59 @@ def files(tmp_path):
         ("empty.md", "file is empty"),
         ("binary.md", "is binary"),
         ("latin1.txt", "is binary, not UTF-8"),
-        ("resume.pdf", "is a PDF"),
-        ("resume.docx", "zip/Office document"),
+        ("resume.pdf", "is not a readable PDF"),
+        ("resume.docx", "not a Word .docx document"),
     ],
 )
 def test_bad_files_give_clear_errors(files, name, message):
     with pytest.raises(InputError, match=message):
         read_document(files / name, "candidate")
+
+
+def _pdf(path, lines):
+    """A real PDF with a text layer (matplotlib writes it), or a blank page like a scan's."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from matplotlib.figure import Figure
+
+    figure = Figure(figsize=(8.5, 11))
+    for i, line in enumerate(lines):
+        figure.text(0.1, 0.9 - i * 0.05, line, fontsize=11)
+    figure.savefig(path, format="pdf")
+    return path
+
+
+def test_a_pdf_resume_is_read_with_its_text(tmp_path):
+    lines = ["Ada Lovelace", "Senior Python developer, 6 years of Django"]
+    text = read_document(_pdf(tmp_path / "ada.pdf", lines), "candidate")
+    assert text.splitlines() == lines
+    assert load_candidate(tmp_path / "ada.pdf").text == "\n".join(lines)
+
+
+def test_a_pdf_without_a_text_layer_is_a_one_line_error(tmp_path):
+    scan = _pdf(tmp_path / "scan.pdf", [])
+    with pytest.raises(InputError, match="no text layer") as info:
+        read_document(scan, "candidate")
+    assert "\n" not in str(info.value) and str(scan) in str(info.value)
+
+
+def test_a_word_resume_is_read_with_its_paragraphs_and_tables(tmp_path):
+    import docx
+
+    document = docx.Document()
+    document.add_paragraph("Grace Hopper")
+    document.add_paragraph("Built COBOL compilers for 20 years")
+    table = document.add_table(rows=1, cols=2)
+    table.rows[0].cells[0].text = "Skills"
+    table.rows[0].cells[1].text = "COBOL, FORTRAN"
+    document.save(tmp_path / "grace.docx")
+    text = read_document(tmp_path / "grace.docx", "candidate")
+    assert text.splitlines() == [
+        "Grace Hopper",
+        "Built COBOL compilers for 20 years",
+        "Skills | COBOL, FORTRAN",
+    ]
 
 
 def test_directory_is_refused(tmp_path):
