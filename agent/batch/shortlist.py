@@ -52,11 +52,12 @@ def strongest_quote(report: MatchReport) -> str:
 
 
 def ranked(entries: list[Entry]) -> list[Entry]:
-    scored = [e for e in entries if e.report is not None]
-    scored.sort(
-        key=lambda e: (-e.report.score, -e.report.breakdown.must_have_met, e.candidate_id)  # type: ignore[union-attr]
+    scored = sorted(
+        ((e, e.report) for e in entries if e.report is not None),
+        key=lambda pair: (-pair[1].score, -pair[1].breakdown.must_have_met, pair[0].candidate_id),
     )
-    return scored + sorted((e for e in entries if e.report is None), key=lambda e: e.candidate_id)
+    failed = sorted((e for e in entries if e.report is None), key=lambda e: e.candidate_id)
+    return [e for e, _ in scored] + failed
 
 
 def rows(entries: list[Entry]) -> list[dict[str, object]]:
