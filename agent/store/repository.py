@@ -36,6 +36,7 @@ AuditEventName = Literal[
     "candidate_deleted",
     "batch_started",
     "batch_finished",
+    "batch_item_reclaimed",
 ]
 ANONYMIZED = "[anonymized]"
 

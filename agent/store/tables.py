@@ -109,7 +109,8 @@ class BatchRun(Base):
 
 
 class BatchItem(Base):
-    """One candidate of a batch run: pending, running, done (with its analysis) or failed."""
+    """One candidate of a batch run: pending, running (under a worker's lease), done (with its
+    analysis) or failed."""
 
     __tablename__ = "batch_items"
     __table_args__ = (UniqueConstraint("run_id", "candidate_ref"),)
@@ -121,6 +122,9 @@ class BatchItem(Base):
     analysis_id: Mapped[int | None] = mapped_column(ForeignKey("analyses.id", ondelete="SET NULL"))
     error: Mapped[str | None] = mapped_column(Text)
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utc_now)
+    # while running: who holds it, and until when (a dead worker's item is taken back after)
+    lease_owner: Mapped[str | None] = mapped_column(String(64))
+    lease_expires_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
 
     run: Mapped[BatchRun] = relationship(back_populates="items")
 

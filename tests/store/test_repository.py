@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from concurrent.futures import ThreadPoolExecutor
+from datetime import timedelta
 
 import pytest
 from sqlalchemy import delete, func, select, text, update
@@ -177,6 +178,42 @@ def test_batch_items_are_claimed_once_each(database, report, job, candidate):
         claimed = [ref for refs in pool.map(worker, range(3)) for ref in refs]
     assert sorted(claimed) == ["a.md", "b.md", "c.md"]
     assert _count(database, BatchItem, status="failed") == 3
+
+
+def _one_item_run(database, report, job) -> int:
+    with database.session() as session:
+        job_row = repo.save_job(session, report=report, job=job)
+        return batches.start_batch_run(
+            session, job_row=job_row, candidate_refs=["a.md"], settings={}
+        ).id
+
+
+def test_a_dead_workers_item_is_taken_back_when_its_lease_runs_out(database, report, job):
+    run_id = _one_item_run(database, report, job)
+    with database.session() as session:
+        first = batches.claim_batch_item(session, run_id=run_id, worker="w1", lease_s=600)
+        assert first is not None and first.lease_owner == "w1"
+    with database.session() as session:  # held, lease running: nothing to take
+        assert batches.claim_batch_item(session, run_id=run_id, worker="w2") is None
+    with database.session() as session:  # w1 dies; its lease runs out
+        session.execute(
+            update(BatchItem).values(lease_expires_at=first.lease_expires_at - timedelta(hours=1))
+        )
+    with database.session() as session:
+        again = batches.claim_batch_item(session, run_id=run_id, worker="w2", lease_s=600)
+        assert again is not None and (again.id, again.lease_owner) == (first.id, "w2")
+    with database.session() as session:  # w1 wakes up: it no longer holds the item
+        item = session.get(BatchItem, first.id)
+        assert not batches.renew_lease(session, item=item, worker="w1")
+        assert not batches.finish_batch_item(
+            session, item=item, analysis=None, error="late", worker="w1"
+        )
+        assert batches.renew_lease(session, item=item, worker="w2")
+        assert batches.finish_batch_item(session, item=item, analysis=None, worker="w2")
+        assert (item.status, item.error, item.lease_owner) == ("done", None, None)
+    assert _count(database, AuditEvent, event="batch_item_reclaimed") == 1
+    with database.session() as session:  # done is done: never claimed again
+        assert batches.claim_batch_item(session, run_id=run_id, worker="w3") is None
 
 
 def test_chat_messages_are_kept_in_order(database):
