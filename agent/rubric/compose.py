@@ -224,8 +224,8 @@ def polish(
         text = compose_rationale(name, rating, requirements, assessments, facts)
         ratings[name] = rating.model_copy(update={"rationale": text})
     polished = analysis.model_copy(update={"assessments": assessments, **ratings})
-    quoted = [q for a in analysis.assessments for q in a.evidence]
-    if check(analysis.summary, limit=MAX_SUMMARY_CHARS, about=known + "\n".join(quoted)) is None:
+    # quotes are lines of the profile, so ``known`` already holds everything a summary may name
+    if check(analysis.summary, limit=MAX_SUMMARY_CHARS, about=known) is None:
         origin["summary"] = "model"
     else:
         origin["summary"] = "composed"

@@ -92,10 +92,10 @@ def junk_reason(
     long_grams = _grams(words, LONG_NGRAM)
     if long_grams and long_grams.most_common(1)[0][1] >= 2:
         return "a repeated phrase"
-    if source is not None and f" {flat} " in f" {_normalized(source)} ":
+    profile = f" {_normalized(source)} " if source is not None else ""
+    if profile and f" {flat} " in profile:
         return "copied from the profile"  # a whole line of it ("Agile development process")
-    if source is not None and len(words) >= COPIED_WORDS:
-        profile = f" {_normalized(source)} "
+    if profile and len(words) >= COPIED_WORDS:
         windows = (" ".join(words[i : i + COPIED_WORDS]) for i in range(len(words) - 7))
         if any(f" {w} " in profile for w in windows):
             return "copied from the profile"
