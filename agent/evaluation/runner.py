@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -63,16 +63,6 @@ def analyze_candidates(
             if texts is not None:
                 texts.add(outcome)
     return reports
-
-
-def score_candidates(
-    engine: Engine,
-    job_ref: Path,
-    candidate_paths: list[Path],
-    failures: list[str],
-    texts: TextTally | None = None,
-) -> dict[str, float]:
-    return scores_of(analyze_candidates(engine, job_ref, candidate_paths, failures, texts))
 
 
 def scores_of(reports: dict[str, MatchReport | None]) -> dict[str, float]:
@@ -158,7 +148,7 @@ def labelled_eval(
 
 
 def write_results(
-    out_dir: Path, results: dict[str, Any], reports: list[MatchReport] = ()
+    out_dir: Path, results: dict[str, Any], reports: Sequence[MatchReport] = ()
 ) -> list[Path]:
     """``results.json``, and ``reports.jsonl`` (one full report a line) when there are reports."""
     out_dir.mkdir(parents=True, exist_ok=True)

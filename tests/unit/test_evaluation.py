@@ -398,7 +398,7 @@ def test_load_labels_invalid_json(tmp_path):
 
 
 def test_eval_counts_who_wrote_the_text():
-    from agent.evaluation.runner import TextTally, score_candidates
+    from agent.evaluation.runner import TextTally, analyze_candidates, scores_of
     from agent.ingest.files import load_candidate, load_job
     from agent.service import prepare_request
     from serving.fake_engine import ScriptedEngine
@@ -409,7 +409,8 @@ def test_eval_counts_who_wrote_the_text():
     answer = valid_answer(prepare_request(load_job(job), load_candidate(good), ScriptedEngine()))
     failures: list[str] = []
     texts = TextTally()
-    scores = score_candidates(ScriptedEngine().enqueue(answer), job, [good], failures, texts)
+    engine = ScriptedEngine().enqueue(answer)
+    scores = scores_of(analyze_candidates(engine, job, [good], failures, texts))
     assert scores["cand_033"] >= 0 and failures == []
     # the scripted answer's reasonings pass; its one-word rationales ("Solid.") are composed
     fields = len(answer["assessments"]) + 4
