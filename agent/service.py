@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from agent.errors import AnalysisFailedError, InputError
 from agent.graph import AnalysisContext, build_graph
+from agent.graph.nodes import choose_requirements
 from agent.graph.state import AnalysisState
 from schemas.inputs import CandidateProfile, JobPosting, Requirement
 from schemas.report import MatchReport
@@ -74,6 +75,12 @@ def _run_or_raise(final: AnalysisState) -> AnalysisRun:
         metrics=final["metrics"],
         attempts=final["attempts"],
     )
+
+
+def job_requirements(job: JobPosting, engine: Engine) -> list[Requirement]:
+    """The requirements an analysis of this job uses: the job's own, or for a prose job the
+    model's pick among its sentences (as the graph does); a batch picks them once for all."""
+    return choose_requirements({"job": job}, engine)[0]
 
 
 def prepare_request(
@@ -169,6 +176,9 @@ class AnalysisService:
     database: Database | None = None
     max_attempts: int = MAX_ATTEMPTS
     concurrency: int = CONCURRENCY
+
+    def requirements(self, job: JobPosting) -> list[Requirement]:
+        return job_requirements(job, self.engine)
 
     def prepare(
         self,

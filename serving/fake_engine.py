@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import asyncio
 import json
+import time
 from collections import deque
+from collections.abc import Callable
 from typing import Any
 
 from serving.config import SpeculationConfig
@@ -19,7 +21,17 @@ from serving.metrics import RequestMetrics, SpeculationCounters
 class ScriptedEngine:
     """Answers from a queue; fails loudly when the queue is empty."""
 
-    def __init__(self, *, max_model_len: int = 8192, tokens_per_char: float = 0.25) -> None:
+    def __init__(
+        self,
+        *,
+        max_model_len: int = 8192,
+        tokens_per_char: float = 0.25,
+        responder: Callable[[GenerationRequest], str | dict[str, Any] | BaseException]
+        | None = None,
+        delay_s: float = 0.0,
+    ) -> None:
+        """``responder`` answers a request when the queue is empty (for many requests in flight
+        at once, in any order); ``delay_s`` is how long each answer takes."""
         self.info = EngineInfo(
             name="scripted",
             model="scripted-fake",
@@ -29,6 +41,8 @@ class ScriptedEngine:
         self.history: list[GenerationRequest] = []
         self._queue: deque[str | BaseException] = deque()
         self._tokens_per_char = tokens_per_char
+        self._responder = responder
+        self._delay_s = delay_s
 
     def enqueue(self, *outputs: str | dict[str, Any] | BaseException) -> ScriptedEngine:
         for out in outputs:
@@ -45,9 +59,9 @@ class ScriptedEngine:
 
     def generate(self, request: GenerationRequest) -> Generation:
         self.history.append(request)
-        if not self._queue:
-            raise EngineError("ScriptedEngine has no output queued for this request")
-        out = self._queue.popleft()
+        if self._delay_s:
+            time.sleep(self._delay_s)
+        out = self._next(request)
         if isinstance(out, BaseException):
             raise out
         n_out = max(1, int(len(out) * self._tokens_per_char))
@@ -58,6 +72,14 @@ class ScriptedEngine:
             e2e_s=0.001 * n_out,
         )
         return Generation(text=out, token_ids=[], finish_reason="stop", metrics=metrics)
+
+    def _next(self, request: GenerationRequest) -> str | BaseException:
+        if self._queue:
+            return self._queue.popleft()
+        if self._responder is None:
+            raise EngineError("ScriptedEngine has no output queued for this request")
+        out = self._responder(request)
+        return json.dumps(out) if isinstance(out, dict) else out
 
     async def agenerate(self, request: GenerationRequest) -> Generation:
         await asyncio.sleep(0)

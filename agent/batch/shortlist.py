@@ -26,6 +26,7 @@ COLUMNS = (
     "status",
     "reason",
 )
+_LATER = ("pending", "running", "failed", "duplicate", "done")  # after the ranked ones
 _QUOTE_ORDER = (("must_have", "met"), ("nice_to_have", "met"), ("must_have", "partial"))
 
 
@@ -38,6 +39,7 @@ class Entry:
     report: MatchReport | None = None
     analysis_id: int | None = None
     reason: str | None = None
+    status: str = ""  # without a report: failed, duplicate, or not analyzed yet (pending, running)
 
 
 def strongest_quote(report: MatchReport) -> str:
@@ -56,8 +58,11 @@ def ranked(entries: list[Entry]) -> list[Entry]:
         ((e, e.report) for e in entries if e.report is not None),
         key=lambda pair: (-pair[1].score, -pair[1].breakdown.must_have_met, pair[0].candidate_id),
     )
-    failed = sorted((e for e in entries if e.report is None), key=lambda e: e.candidate_id)
-    return [e for e, _ in scored] + failed
+    others = sorted(
+        (e for e in entries if e.report is None),
+        key=lambda e: (_LATER.index(e.status or "failed"), e.candidate_id),
+    )
+    return [e for e, _ in scored] + others
 
 
 def rows(entries: list[Entry]) -> list[dict[str, object]]:
@@ -70,7 +75,7 @@ def rows(entries: list[Entry]) -> list[dict[str, object]]:
                 {
                     "candidate_id": entry.candidate_id,
                     "name": entry.name or "",
-                    "status": "failed",
+                    "status": entry.status or "failed",
                     "reason": entry.reason or "",
                 }
             )

@@ -9,6 +9,7 @@ import typer
 from pydantic import ValidationError
 
 from agent.cli.analyze import analyze
+from agent.cli.batch import batch_app
 from agent.cli.bench import bench
 from agent.cli.evaluate import evaluate
 from agent.cli.model import model_app
@@ -28,6 +29,7 @@ app.command("eval")(evaluate)
 app.command()(bench)
 app.command()(history)
 app.command()(show)
+app.add_typer(batch_app, name="batch")
 app.add_typer(model_app, name="model")
 app.add_typer(db_app, name="db")
 app.add_typer(candidate_app, name="candidate")

@@ -16,6 +16,7 @@ from agent.ingest.visible_text import hidden_fragments, visible_text
 from agent.rubric.compose import polish
 from agent.rubric.facts import experience_years, required_years, stated_experience_years
 from agent.rubric.prose_requirements import extract_with_model
+from agent.rubric.requirements import requirements_hash
 from agent.rubric.scoring import recommend, rubric_version, score_analysis
 from agent.rubric.terms import hedged_terms, mentioned_terms, term_count, term_coverage
 from agent.rubric.text_tools import content_hash
@@ -173,7 +174,7 @@ def score(state: AnalysisState, runtime: Runtime[AnalysisContext]) -> dict[str, 
             rubric_version=rubric_version(),
             job_hash=content_hash(job.text),
             candidate_hash=content_hash(candidate.text),
-            requirements_hash=content_hash("\n".join(r.model_dump_json() for r in reqs)),
+            requirements_hash=requirements_hash(reqs),
             attempts=state["attempts"],
             created_at=datetime.now(UTC).isoformat(timespec="seconds"),
         ),

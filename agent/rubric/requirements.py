@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 
-from agent.rubric.text_tools import content_words, strip_bullet
+from agent.rubric.text_tools import content_hash, content_words, strip_bullet
 from schemas.inputs import Dimension, Requirement, RequirementKind, RequirementsSource
 
 MAX_REQUIREMENTS = 8
@@ -288,3 +288,8 @@ def make_requirement(
     text = text.lstrip(" .,;:")
     found_kind, dimension = classify(text, under_nice_heading=under_nice_heading)
     return Requirement(id=f"R{index}", text=text, kind=kind or found_kind, dimension=dimension)
+
+
+def requirements_hash(requirements: list[Requirement]) -> str:
+    """The hash provenance and the store record for a list of requirements."""
+    return content_hash("\n".join(r.model_dump_json() for r in requirements))

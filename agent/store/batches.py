@@ -6,22 +6,58 @@ from collections.abc import Sequence
 from datetime import timedelta
 from typing import Any
 
-from sqlalchemy import ColumnElement, and_, or_, select, update
+from sqlalchemy import ColumnElement, and_, func, or_, select, true, update
 from sqlalchemy.orm import Session
 
+from agent.errors import NotFoundError
 from agent.store.repository import record_event
 from agent.store.tables import Analysis, BatchItem, BatchRun, Job, utc_now
 
 
 def start_batch_run(
-    session: Session, *, job_row: Job, candidate_refs: Sequence[str], settings: dict[str, Any]
+    session: Session,
+    *,
+    job_row: Job,
+    items: Sequence[BatchItem],
+    settings: dict[str, Any],
+    name: str | None = None,
+    run_key: str | None = None,
 ) -> BatchRun:
-    run = BatchRun(job_id=job_row.id, settings=settings)
-    run.items = [BatchItem(candidate_ref=ref) for ref in dict.fromkeys(candidate_refs)]
+    """A new run of these items (one per candidate reference: a repeated reference is kept once)."""
+    run = BatchRun(job_id=job_row.id, name=name, run_key=run_key, settings=settings)
+    run.items = list({item.candidate_ref: item for item in reversed(items)}.values())[::-1]
     session.add(run)
     session.flush()
     record_event(session, event="batch_started", details={"run": run.id, "items": len(run.items)})
     return run
+
+
+def find_batch_run(session: Session, *, run_key: str) -> BatchRun | None:
+    """The latest run opened for this key (the same job and candidate set), if any."""
+    return session.scalars(
+        select(BatchRun).where(BatchRun.run_key == run_key).order_by(BatchRun.id.desc())
+    ).first()
+
+
+def get_batch_run(session: Session, *, run_id: int) -> BatchRun:
+    run = session.get(BatchRun, run_id)
+    if run is None:
+        raise NotFoundError(f"no batch run {run_id} (see `hiring-assistant batch list`)")
+    return run
+
+
+def batch_runs(session: Session, *, limit: int = 50) -> Sequence[BatchRun]:
+    return session.scalars(select(BatchRun).order_by(BatchRun.id.desc()).limit(limit)).all()
+
+
+def item_counts(session: Session, *, run_id: int) -> dict[str, int]:
+    """How many of the run's items are in each status."""
+    rows = session.execute(
+        select(BatchItem.status, func.count())
+        .where(BatchItem.run_id == run_id)
+        .group_by(BatchItem.status)
+    ).all()
+    return {status: count for status, count in rows}
 
 
 DEFAULT_LEASE_S = 600.0  # an analysis takes about a minute; a worker renews while it works
@@ -117,10 +153,60 @@ def finish_batch_item(
     return done.rowcount == 1  # type: ignore[attr-defined]
 
 
-def finish_batch_run(session: Session, *, run: BatchRun) -> None:
-    run.status = "finished"
-    run.finished_at = utc_now()
-    counts: dict[str, int] = {}
-    for item in run.items:
-        counts[item.status] = counts.get(item.status, 0) + 1
-    record_event(session, event="batch_finished", details={"run": run.id, **counts})
+def finish_batch_run(session: Session, *, run_id: int) -> bool:
+    """Mark the run finished once none of its items is pending or running; True for the one
+    call that finished it (several workers may see the end at the same time)."""
+    counts = item_counts(session, run_id=run_id)
+    if counts.get("pending") or counts.get("running"):
+        return False
+    finished = session.execute(
+        update(BatchRun)
+        .where(BatchRun.id == run_id, BatchRun.status != "finished")
+        .values(status="finished", finished_at=utc_now())
+    )
+    if finished.rowcount != 1:  # type: ignore[attr-defined]
+        return False
+    record_event(session, event="batch_finished", details={"run": run_id, **counts})
+    return True
+
+
+def release_items_of(
+    session: Session,
+    *,
+    run_id: int,
+    owners: Sequence[str],
+    item_ids: Sequence[int] | None = None,
+) -> int:
+    """Put back the items these workers hold (all, or only ``item_ids``): a dead worker's at
+    once rather than when its leases end, or an item a live worker could not analyze."""
+    if not owners:
+        return 0
+    held = and_(
+        BatchItem.run_id == run_id,
+        BatchItem.status == "running",
+        BatchItem.lease_owner.in_(owners),
+        BatchItem.id.in_(item_ids) if item_ids is not None else true(),
+    )
+    released = session.execute(
+        update(BatchItem)
+        .where(held)
+        .values(status="pending", lease_owner=None, lease_expires_at=None, updated_at=utc_now())
+    ).rowcount  # type: ignore[attr-defined]
+    if released:
+        record_event(
+            session,
+            event="batch_item_reclaimed",
+            details={"run": run_id, "items": released, "from": sorted(owners)},
+        )
+    return released
+
+
+def lease_owners(session: Session, *, run_id: int) -> list[str]:
+    """The workers holding items of the run now."""
+    return list(
+        session.scalars(
+            select(BatchItem.lease_owner)
+            .where(BatchItem.run_id == run_id, BatchItem.status == "running")
+            .distinct()
+        )
+    )

@@ -17,6 +17,7 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session
 
 from agent.errors import NotFoundError
+from agent.rubric.requirements import requirements_hash
 from agent.rubric.text_tools import content_hash
 from agent.store.tables import (
     Analysis,
@@ -25,7 +26,7 @@ from agent.store.tables import (
     Job,
     utc_now,
 )
-from schemas.inputs import CandidateProfile, JobPosting
+from schemas.inputs import CandidateProfile, JobPosting, Requirement
 from schemas.report import MatchReport
 
 AuditEventName = Literal[
@@ -35,8 +36,11 @@ AuditEventName = Literal[
     "candidate_anonymized",
     "candidate_deleted",
     "batch_started",
+    "batch_resumed",
+    "batch_stopped",
     "batch_finished",
     "batch_item_reclaimed",
+    "batch_exported",
 ]
 ANONYMIZED = "[anonymized]"
 
@@ -85,21 +89,29 @@ def audit_events(session: Session, *, limit: int = 100) -> Sequence[AuditEvent]:
 
 def save_job(session: Session, *, report: MatchReport, job: JobPosting) -> Job:
     """The job row for this text, requirements and rubric version (created once)."""
-    provenance = report.provenance
+    return save_job_requirements(
+        session, job=job, requirements=report.requirements, version=report.provenance.prompt_version
+    )
+
+
+def save_job_requirements(
+    session: Session, *, job: JobPosting, requirements: list[Requirement], version: str
+) -> Job:
+    """The job row for this text, these requirements and this prompt version (created once)."""
     return _get_or_insert(
         session,
         Job,
         {
-            "content_hash": provenance.job_hash,
-            "requirements_hash": provenance.requirements_hash,
-            "rubric_version": provenance.prompt_version,
+            "content_hash": content_hash(job.text),
+            "requirements_hash": requirements_hash(requirements),
+            "rubric_version": version,
         },
         {
             "title": job.title,
             "company": job.company,
             "location": job.location,
             "text": job.text,
-            "requirements": [r.model_dump(mode="json") for r in report.requirements],
+            "requirements": [r.model_dump(mode="json") for r in requirements],
             "created_at": utc_now(),
         },
     )

@@ -98,11 +98,15 @@ class BatchRun(Base):
 
     id: Mapped[int] = mapped_column(primary_key=True)
     job_id: Mapped[int] = mapped_column(ForeignKey("jobs.id", ondelete="CASCADE"))
+    name: Mapped[str | None] = mapped_column(String(200))
+    # the job and the candidate set: the same command again continues the same run
+    run_key: Mapped[str | None] = mapped_column(String(64), index=True)
     status: Mapped[str] = mapped_column(String(16), default="running")
     settings: Mapped[dict[str, Any]]
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utc_now)
     finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
 
+    job: Mapped[Job] = relationship()
     items: Mapped[list[BatchItem]] = relationship(
         back_populates="run", cascade="all, delete-orphan", order_by="BatchItem.id"
     )
@@ -110,7 +114,7 @@ class BatchRun(Base):
 
 class BatchItem(Base):
     """One candidate of a batch run: pending, running (under a worker's lease), done (with its
-    analysis) or failed."""
+    analysis), failed (with why), or duplicate (the same profile as another item's)."""
 
     __tablename__ = "batch_items"
     __table_args__ = (UniqueConstraint("run_id", "candidate_ref"),)
@@ -118,6 +122,10 @@ class BatchItem(Base):
     id: Mapped[int] = mapped_column(primary_key=True)
     run_id: Mapped[int] = mapped_column(ForeignKey("batch_runs.id", ondelete="CASCADE"), index=True)
     candidate_ref: Mapped[str] = mapped_column(String(1000))
+    source: Mapped[str | None] = mapped_column(String(1000))  # the file or list row it came from
+    candidate_id: Mapped[int | None] = mapped_column(
+        ForeignKey("candidates.id", ondelete="SET NULL", name="fk_batch_items_candidate")
+    )
     status: Mapped[str] = mapped_column(String(16), default="pending")
     analysis_id: Mapped[int | None] = mapped_column(ForeignKey("analyses.id", ondelete="SET NULL"))
     error: Mapped[str | None] = mapped_column(Text)
@@ -127,6 +135,7 @@ class BatchItem(Base):
     lease_expires_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
 
     run: Mapped[BatchRun] = relationship(back_populates="items")
+    candidate: Mapped[Candidate | None] = relationship()
 
 
 class ChatSession(Base):

@@ -156,11 +156,15 @@ def test_forget_unknown_candidate_is_not_found(database):
         repo.forget_candidate(session, ref="nobody")
 
 
+def _items(*refs: str) -> list[BatchItem]:
+    return [BatchItem(candidate_ref=ref) for ref in refs]
+
+
 def test_batch_items_are_claimed_once_each(database, report, job, candidate):
     with database.session() as session:
         job_row = repo.save_job(session, report=report, job=job)
         run = batches.start_batch_run(
-            session, job_row=job_row, candidate_refs=["a.md", "b.md", "a.md", "c.md"], settings={}
+            session, job_row=job_row, items=_items("a.md", "b.md", "a.md", "c.md"), settings={}
         )
         run_id = run.id
 
@@ -184,7 +188,7 @@ def _one_item_run(database, report, job) -> int:
     with database.session() as session:
         job_row = repo.save_job(session, report=report, job=job)
         return batches.start_batch_run(
-            session, job_row=job_row, candidate_refs=["a.md"], settings={}
+            session, job_row=job_row, items=_items("a.md"), settings={}
         ).id
 
 
