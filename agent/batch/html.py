@@ -82,5 +82,6 @@ def render_report_html(view: RunView) -> str:
             recommendations=RECOMMENDATIONS,
             verdicts=VERDICTS,
             spec=view.settings.get("speculation", "off"),
+            model=Path(str(view.settings.get("model", ""))).name,
         )
     )
