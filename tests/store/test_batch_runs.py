@@ -11,6 +11,7 @@ import csv
 import io
 import json
 import re
+import signal
 import subprocess
 import sys
 import threading
@@ -29,6 +30,8 @@ from serving.engine import EngineError
 from serving.fake_engine import ScriptedEngine
 from tests.conftest import job_path
 from tests.store.batch_helpers import SAMPLE_IDS, answering_service, resume_folder
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def _count(database, model, **where) -> int:
@@ -205,3 +208,38 @@ def test_an_export_mid_run_lists_the_unfinished_items_last(database, tmp_path):
     rows = list(csv.DictReader(io.StringIO(paths["csv"].read_text())))
     assert {r["status"] for r in rows} == {"pending"} and not paths["jsonl"].read_text()
     assert "in progress" in paths["html"].read_text()
+
+
+def test_a_run_killed_with_sigkill_resumes_with_nothing_lost_or_twice(
+    database, database_url, tmp_path
+):
+    """A worker process is killed (SIGKILL) with analyses in flight; a second one finishes the
+    run: every candidate analyzed exactly once, nothing left running."""
+    job = load_job(job_path("job_008"))
+    found = collect_candidates([str(resume_folder(tmp_path))])
+    run_id = open_run(answering_service(database), job, found).run_id
+    command = [sys.executable, "-m", "tests.store.batch_worker", database_url, str(run_id)]
+    first = subprocess.Popen(command, stdout=subprocess.PIPE, text=True, cwd=ROOT)
+    seen = []
+    assert first.stdout is not None
+    for line in first.stdout:
+        seen.append(line.split()[1])
+        if len(seen) == 2:
+            first.send_signal(signal.SIGKILL)
+            break
+    first.wait(timeout=30)
+    halfway = run_state(database, run_id).counts
+    assert halfway["done"] >= 2 and halfway.get("pending", 0) + halfway.get("running", 0) > 0
+
+    second = subprocess.run(command, capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert second.returncode == 0, second.stderr
+    seen += [line.split()[1] for line in second.stdout.splitlines() if line.startswith("done")]
+    assert "finished True" in second.stdout
+    state = run_state(database, run_id)
+    assert state.status == "finished" and state.counts == {"done": len(SAMPLE_IDS)}
+    assert _count(database, Analysis) == len(SAMPLE_IDS)  # none saved twice
+    rows = list(
+        csv.DictReader(io.StringIO(save_outputs(database, run_id, tmp_path)["csv"].read_text()))
+    )
+    assert sorted(r["candidate_id"] for r in rows) == sorted(SAMPLE_IDS)  # each once
+    assert set(seen) <= set(SAMPLE_IDS)

@@ -1,0 +1,28 @@
+"""A batch worker process for the SIGKILL test: works a run slowly, printing each result.
+
+    python -m tests.store.batch_worker DATABASE_URL RUN_ID
+
+Prints ``done CANDIDATE`` once a candidate's analysis and item are committed.
+"""
+
+from __future__ import annotations
+
+import sys
+
+from agent.batch.worker import BatchWorker
+from agent.store import open_database
+from tests.store.batch_helpers import answering_service
+
+
+def main(url: str, run_id: int) -> None:
+    with open_database(url) as database:
+        service = answering_service(database, delay_s=0.3, concurrency=2)
+        worker = BatchWorker(
+            service, run_id, on_result=lambda r: print(f"done {r.candidate_id}", flush=True)
+        )
+        summary = worker.run()
+        print(f"finished {summary.finished_run}", flush=True)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1], int(sys.argv[2]))
