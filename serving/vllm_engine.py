@@ -119,6 +119,8 @@ class VLLMEngine(LoopThreadEngine):
         )
 
     async def _agenerate(self, request: GenerationRequest) -> Generation:
+        from vllm.v1.engine.exceptions import EngineDeadError
+
         prompt_ids = self._prompt_ids(request.messages)
         room = self.settings.max_model_len - len(prompt_ids)
         if room < 16:
@@ -128,12 +130,18 @@ class VLLMEngine(LoopThreadEngine):
         start = time.perf_counter()
         first: float | None = None
         final = None
-        async for out in self._llm.generate(
-            {"prompt_token_ids": prompt_ids}, params, request_id=uuid.uuid4().hex
-        ):
-            if first is None and out.outputs and out.outputs[0].token_ids:
-                first = time.perf_counter()
-            final = out
+        try:
+            async for out in self._llm.generate(
+                {"prompt_token_ids": prompt_ids}, params, request_id=uuid.uuid4().hex
+            ):
+                if first is None and out.outputs and out.outputs[0].token_ids:
+                    first = time.perf_counter()
+                final = out
+        except EngineDeadError as exc:
+            raise EngineError(
+                "the vLLM engine stopped: its processes were interrupted (Ctrl-C reaches them "
+                "too) or died; start the command again"
+            ) from exc
         end = time.perf_counter()
         if final is None or not final.outputs:
             raise EngineError("vLLM returned no output")

@@ -127,7 +127,7 @@ def work_run(
         on_worker(worker)
     summary = worker.run()
     database = _database(service)
-    if summary.stopped:
+    if summary.stopped and not summary.finished_run:
         with database.session() as session:
             record_event(
                 session, event="batch_stopped", details={"run": run_id, "done": summary.done}

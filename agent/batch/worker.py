@@ -151,10 +151,8 @@ class BatchWorker:
             heartbeat.join()
         if self._fatal is not None:
             raise self._fatal
-        finished_run = False
-        if not self._stop.is_set():
-            with self.database.session() as session:
-                finished_run = finish_batch_run(session, run_id=self.run_id)
+        with self.database.session() as session:  # even when stopped: it may have been the end
+            finished_run = finish_batch_run(session, run_id=self.run_id)
         return WorkSummary(self._done, self._failed, self._stop.is_set(), finished_run)
 
     # -- one slot: claim, analyze, save, repeat ---------------------------------------------

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import signal
+import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -246,11 +247,17 @@ def _say_opened(state: RunState) -> None:
 
 
 def _work(service: Any, state: RunState) -> RunState:
-    from agent.batch.service import work_run
+    from agent.batch.service import run_state, work_run
+    from agent.errors import EngineError
 
     with _progress(state) as on_result, _stop_on_signals() as workers:
-        state = work_run(service, state.run_id, on_result=on_result, on_worker=workers.append)
-    if any(worker.stopping for worker in workers):
+        try:
+            state = work_run(service, state.run_id, on_result=on_result, on_worker=workers.append)
+        except EngineError:
+            if not any(worker.stopping for worker in workers):
+                raise
+            state = run_state(service.database, state.run_id)  # stopped, and the engine with it
+    if state.status != "finished" and any(worker.stopping for worker in workers):
         say(
             f"Stopped: {_counts_text(state.counts)}. Run the same command again, or "
             f"`hiring-assistant batch resume {state.run_id}`, to go on."
@@ -267,29 +274,85 @@ def _work(service: Any, state: RunState) -> RunState:
 @contextmanager
 def _stop_on_signals() -> Iterator[list[BatchWorker]]:
     """Ctrl-C or SIGTERM: let the analyses in flight finish and be saved; a second Ctrl-C quits
-    at once (the items in flight are taken back by the next run)."""
+    at once (the items in flight are taken back by the next run).
+
+    A terminal sends Ctrl-C's SIGINT to every process of the foreground group, vLLM's engine
+    processes included, which then die with the analyses in flight. So while a terminal is
+    attached, its Ctrl-C is read as a key instead (no signal) and only this process acts on it.
+    """
     workers: list[BatchWorker] = []
     presses = 0
 
-    def handler(signum: int, _frame: object) -> None:
+    def stop(*_: object) -> None:
         nonlocal presses
         presses += 1
         if presses > 1:
-            say("Quitting now; the analyses in flight will be redone by the next run.")
+            _notice("Quitting now; the analyses in flight will be redone by the next run.")
+            _restore_terminal()
             os._exit(130)
-        say("Stopping after the analyses in flight are saved (Ctrl-C again to quit now)…")
+        _notice("Stopping after the analyses in flight are saved (Ctrl-C again to quit now)…")
         for worker in workers:
             worker.stop()
 
     if threading.current_thread() is not threading.main_thread():
         yield workers
         return
-    previous = {sig: signal.signal(sig, handler) for sig in (signal.SIGINT, signal.SIGTERM)}
+    previous = {sig: signal.signal(sig, stop) for sig in (signal.SIGINT, signal.SIGTERM)}
+    _read_ctrl_c_as_key(stop)
     try:
         yield workers
     finally:
+        _restore_terminal()
         for sig, old in previous.items():
             signal.signal(sig, old)
+
+
+_saved_terminal: list[Any] = []
+_live: list[Any] = []  # the progress display's console while it is shown
+
+
+def _notice(message: str) -> None:
+    """A line above the progress bar (or on stderr when there is none)."""
+    if _live:
+        _live[0].print(message)
+    else:
+        say(message)
+
+
+def _read_ctrl_c_as_key(on_ctrl_c: Any) -> None:
+    """On a terminal: turn off its signal keys and watch standard input for Ctrl-C."""
+    if not sys.stdin.isatty():
+        return
+    import termios
+
+    fd = sys.stdin.fileno()
+    saved = termios.tcgetattr(fd)
+    quiet = termios.tcgetattr(fd)
+    quiet[3] &= ~(termios.ISIG | termios.ICANON | termios.ECHO)
+    termios.tcsetattr(fd, termios.TCSANOW, quiet)
+    _saved_terminal[:] = [fd, saved]
+
+    def watch() -> None:
+        while _saved_terminal:
+            try:
+                key = os.read(fd, 1)
+            except OSError:
+                return
+            if not key:
+                return
+            if key == b"\x03":
+                on_ctrl_c()
+
+    threading.Thread(target=watch, name="ctrl-c", daemon=True).start()
+
+
+def _restore_terminal() -> None:
+    if _saved_terminal:
+        import termios
+
+        fd, saved = _saved_terminal
+        _saved_terminal.clear()
+        termios.tcsetattr(fd, termios.TCSANOW, saved)
 
 
 @contextmanager
@@ -348,13 +411,17 @@ def _progress(state: RunState) -> Iterator[Any]:
         console=console,
     )
     with progress:
+        _live[:] = [progress.console]
         task = progress.add_task("batch", total=state.total, completed=state.ended, extras="")
 
         def advance(result: ItemResult) -> None:
             count(result)
             progress.update(task, advance=1, extras=extras())
 
-        yield advance
+        try:
+            yield advance
+        finally:
+            _live.clear()
 
 
 def _finish(database: Database, state: RunState, out: Path | None) -> None:
@@ -394,7 +461,7 @@ def _print_ranking(entries: list[Any]) -> None:
             str(row["score"]),
             str(row["greenhouse"]).replace("_", " "),
             str(row["must_haves_met"]),
-            (quote[:70] + "…") if len(quote) > 71 else quote,
+            (quote[:55] + "…") if len(quote) > 56 else quote,
         )
     typer.echo("\n".join(render_table(table)))
     if len(ranked_rows) > SHOWN:
