@@ -13,6 +13,7 @@ class RequestMetrics:
     output_tokens: int
     ttft_s: float
     e2e_s: float
+    cached_prompt_tokens: int | None = None  # prompt tokens served by the prefix cache
 
     @property
     def tpot_ms(self) -> float:
@@ -28,6 +29,7 @@ class RequestMetrics:
     def to_dict(self) -> dict[str, float | int]:
         return {
             "prompt_tokens": self.prompt_tokens,
+            "cached_prompt_tokens": self.cached_prompt_tokens,
             "output_tokens": self.output_tokens,
             "ttft_s": round(self.ttft_s, 4),
             "tpot_ms": round(self.tpot_ms, 3),

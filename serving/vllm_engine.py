@@ -156,6 +156,7 @@ class VLLMEngine(LoopThreadEngine):
             output_tokens=len(completion.token_ids),
             ttft_s=(first or end) - start,
             e2e_s=end - start,
+            cached_prompt_tokens=final.num_cached_tokens,
         )
         return Generation(
             text=completion.text,

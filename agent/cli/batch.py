@@ -482,3 +482,59 @@ def _counts_text(counts: dict[str, int]) -> str:
 
 def _counts_line(state: RunState) -> str:
     return f"Run {state.run_id}: {_counts_text(state.counts)}."
+
+
+@batch_app.command("bench")
+def bench(
+    job: Annotated[Path, typer.Option("--job", help="Job: text, Markdown or JSON job schema.")],
+    candidates: Annotated[
+        list[str], typer.Option("--candidates", help="Candidates, as for `batch run`.")
+    ],
+    mode: Annotated[
+        list[str] | None,
+        typer.Option(
+            help="Repeatable: batch (8 in flight, speculation on) | batch-off | one (one at "
+            "a time) | one-off [batch, batch-off, one]."
+        ),
+    ] = None,
+    limit: Annotated[int | None, typer.Option(min=1, help="Only the first N candidates.")] = None,
+    out: Annotated[Path, typer.Option(help="Folder for batch_speed.json.")] = Path("bench-batch"),
+) -> None:
+    """Time the batch job itself: analyses per hour by mode, each on a fresh engine and store."""
+    from agent.batch.sources import collect_candidates
+    from agent.benchmark.batch_speed import (
+        COLUMNS,
+        MODES,
+        compare_outcomes,
+        measure_mode,
+        write_results,
+    )
+    from agent.errors import InputError
+    from agent.ingest.files import load_job
+    from agent.text_tables import new_table, render_table
+
+    with friendly_errors():
+        names = mode or ["batch", "batch-off", "one"]
+        unknown = [n for n in names if n not in MODES]
+        if unknown:
+            raise InputError(f"unknown mode {unknown[0]!r}: use {', '.join(MODES)}")
+        posting = load_job(job)
+        found = collect_candidates(candidates)
+        if limit:
+            found.candidates = found.candidates[:limit]
+        out.mkdir(parents=True, exist_ok=True)
+        base = get_settings()
+        results = []
+        for name in names:
+            result = measure_mode(MODES[name], posting, found, base, out, say)
+            say(f"{name}: {result['analyses']} in {result['wall_s']} s")
+            results.append(result)
+        compare_outcomes(results)
+        path = write_results(results, out, {"job": str(job), "candidates": len(found.candidates)})
+    table = new_table()
+    for _, title in COLUMNS:
+        table.add_column(title)
+    for result in results:
+        table.add_row(*(str(result.get(key, "")) for key, _ in COLUMNS))
+    typer.echo("\n".join(render_table(table, width=160)))
+    typer.echo(f"Wrote {path}")
