@@ -82,8 +82,7 @@ def open_run(
                     details={"run": existing.run_id, "ended": existing.ended},
                 )
         return existing
-    if not candidates.candidates:
-        raise InputError("no candidate could be read: " + _first_reasons(candidates))
+    require_candidates(candidates)
     requirements = given or service.requirements(job)
     info = service.engine.info
     settings = {
@@ -106,10 +105,17 @@ def open_run(
     return run_state(database, run_id, created=True)
 
 
-def _first_reasons(candidates: CandidateSet, shown: int = 3) -> str:
+def require_candidates(candidates: CandidateSet, shown: int = 3) -> None:
+    """An InputError saying why, when not one candidate could be read."""
+    if candidates.candidates:
+        return
     reasons = [f"{f.source}: {f.reason}" for f in candidates.failed[:shown]]
     more = len(candidates.failed) - shown
-    return "; ".join(reasons) + (f" (+{more} more)" if more > 0 else "")
+    raise InputError(
+        "no candidate could be read: "
+        + "; ".join(reasons)
+        + (f" (+{more} more)" if more > 0 else "")
+    )
 
 
 def work_run(

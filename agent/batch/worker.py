@@ -113,7 +113,8 @@ class BatchWorker:
         self.lease_s = lease_s
         self.worker_id = worker_id or new_worker_id()
         self.on_result = on_result
-        self._stop = threading.Event()
+        self._stop = threading.Event()  # claim nothing more (asked for, or the engine failed)
+        self._requested = threading.Event()  # stop() was called
         self._held: set[int] = set()
         self._held_lock = threading.Lock()
         self._fatal: BaseException | None = None
@@ -123,11 +124,13 @@ class BatchWorker:
 
     def stop(self) -> None:
         """Finish the analyses in flight, claim nothing more."""
+        self._requested.set()
         self._stop.set()
 
     @property
     def stopping(self) -> bool:
-        return self._stop.is_set()
+        """stop() was called."""
+        return self._requested.is_set()
 
     def run(self, poll_s: float = 0.5) -> WorkSummary:
         """Work until the run has no claimable item left (or stop); raises an engine failure
@@ -153,7 +156,7 @@ class BatchWorker:
             raise self._fatal
         with self.database.session() as session:  # even when stopped: it may have been the end
             finished_run = finish_batch_run(session, run_id=self.run_id)
-        return WorkSummary(self._done, self._failed, self._stop.is_set(), finished_run)
+        return WorkSummary(self._done, self._failed, self.stopping, finished_run)
 
     # -- one slot: claim, analyze, save, repeat ---------------------------------------------
 
@@ -197,6 +200,12 @@ class BatchWorker:
             report = self.service.analyze(inputs.job, candidate, requirements=inputs.requirements)
         except (AnalysisFailedError, InputError) as exc:
             self._finish(inputs, item_id, candidate, None, str(exc))
+            return
+        except EngineError:
+            raise
+        except Exception as exc:  # a bug met on this candidate: the others still get analyzed
+            reason = f"unexpected error ({type(exc).__name__}: {exc}); please report it"
+            self._finish(inputs, item_id, candidate, None, reason)
             return
         self._finish(inputs, item_id, candidate, report, None)
 

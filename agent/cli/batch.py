@@ -32,7 +32,7 @@ batch_app = typer.Typer(
 Out = Annotated[
     Path | None,
     typer.Option(
-        "--out", help="Folder for shortlist.csv, results.jsonl, report.html [default: batch-RUN]."
+        "--out", help="Folder for shortlist.csv, results.jsonl, report.html (default: batch-RUN)."
     ),
 ]
 NoSpeculation = Annotated[
@@ -41,7 +41,7 @@ NoSpeculation = Annotated[
 Concurrency = Annotated[
     int | None,
     typer.Option(
-        min=1, max=64, help="Analyses in flight at once (the engine batches them) [default: 8]."
+        min=1, max=64, help="Analyses in flight at once (the engine batches them) (default: 8)."
     ),
 ]
 SHOWN = 10  # candidates printed at the end; the files have them all
@@ -71,7 +71,7 @@ def run(
     """Analyze every candidate against one job and rank them.
 
     Running the same command again continues the same run; a finished run is not redone."""
-    from agent.batch.service import find_existing, open_run
+    from agent.batch.service import find_existing, open_run, require_candidates
     from agent.batch.sources import collect_candidates
     from agent.errors import InputError
     from agent.ingest.files import load_job, load_requirements
@@ -91,6 +91,8 @@ def run(
                 say(f"Run {existing.run_id} of this job and these candidates is complete.")
                 _finish(database, existing, out)
                 return
+            if existing is None:
+                require_candidates(found)  # before a minute of engine start-up
             with _service(database, no_speculation, concurrency) as service:
                 state = open_run(service, posting, found, given=given, name=name)
                 _say_opened(state)
@@ -192,7 +194,7 @@ def export(
         str, typer.Option("--format", help="csv (shortlist), jsonl (full reports) or html.")
     ] = "csv",
     out: Annotated[
-        Path | None, typer.Option("--out", help="File to write [default: batch-RUN/<file>].")
+        Path | None, typer.Option("--out", help="File to write (default: batch-RUN/<file>).")
     ] = None,
 ) -> None:
     """Write one of a run's outputs now.
@@ -494,7 +496,7 @@ def bench(
         list[str] | None,
         typer.Option(
             help="Repeatable: batch (8 in flight, speculation on) | batch-off | one (one at "
-            "a time) | one-off [batch, batch-off, one]."
+            "a time) | one-off (default: batch, batch-off, one)."
         ),
     ] = None,
     limit: Annotated[int | None, typer.Option(min=1, help="Only the first N candidates.")] = None,

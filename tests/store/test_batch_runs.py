@@ -30,6 +30,7 @@ from serving.engine import EngineError
 from serving.fake_engine import ScriptedEngine
 from tests.conftest import job_path
 from tests.store.batch_helpers import SAMPLE_IDS, answering_service, resume_folder
+from tests.unit.fake_answers import valid_answer
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -243,3 +244,21 @@ def test_a_run_killed_with_sigkill_resumes_with_nothing_lost_or_twice(
     )
     assert sorted(r["candidate_id"] for r in rows) == sorted(SAMPLE_IDS)  # each once
     assert set(seen) <= set(SAMPLE_IDS)
+
+
+def test_a_bug_met_on_one_candidate_fails_that_item_and_the_run_goes_on(database, tmp_path):
+    job = load_job(job_path("job_008"))
+    found = collect_candidates([str(resume_folder(tmp_path, ("cand_033", "cand_001")))])
+
+    def answer(request):
+        if "Candidate 001" in request.messages[1]["content"]:
+            return KeyError("a field nobody expected")
+        return valid_answer(request)
+
+    service = AnalysisService(ScriptedEngine(responder=answer), database)
+    state = work_run(service, open_run(service, job, found).run_id)
+    assert state.status == "finished" and state.counts == {"done": 1, "failed": 1}
+    with database.session() as session:
+        failed = session.scalars(select(BatchItem).filter_by(status="failed")).one()
+        assert failed.candidate_ref == "cand_001"
+        assert "unexpected error (KeyError" in failed.error
