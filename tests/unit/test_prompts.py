@@ -1,3 +1,4 @@
+import os
 from pathlib import Path
 
 import pytest
@@ -7,6 +8,7 @@ from agent.ingest.files import load_candidate, load_job
 from agent.service import prepare_request
 from prompts import render, template_version
 from serving.fake_engine import ScriptedEngine
+from tests.conftest import candidate_path
 
 GOLDEN = Path(__file__).parent / "golden"
 
@@ -67,3 +69,19 @@ def test_golden_requirements_prompt(role):
     request = extraction_request(job.title, job_sentences(job.text))
     content = {m["role"]: m["content"] for m in request.messages}[role]
     assert content == (GOLDEN / f"requirements_{role}.txt").read_text()
+
+
+def test_the_job_comes_first_so_candidates_share_its_prefix(django_job_path):
+    """Everything about the job (title, every requirement) precedes anything about the
+    candidate, so vLLM's prefix cache computes it once for a whole batch."""
+    job = load_job(django_job_path)
+    users = [
+        prepare_request(job, load_candidate(candidate_path(cid)), ScriptedEngine()).messages[1]
+        for cid in ("cand_033", "cand_012")
+    ]
+    shared = os.path.commonprefix([u["content"] for u in users])  # noqa: RUF071 (characters)
+    for requirement in job.requirements:
+        assert f"{requirement.id} ({requirement.kind.replace('_', '-')}): {requirement.text}" in (
+            shared
+        )
+    assert "Computed facts about the profile" in shared  # the first candidate part's heading
