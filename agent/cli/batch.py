@@ -328,6 +328,8 @@ def _read_ctrl_c_as_key(on_ctrl_c: Any) -> None:
     import termios
 
     fd = sys.stdin.fileno()
+    if os.tcgetpgrp(fd) != os.getpgrp():  # in the background (`&`): the terminal is not ours
+        return
     saved = termios.tcgetattr(fd)
     quiet = termios.tcgetattr(fd)
     quiet[3] &= ~(termios.ISIG | termios.ICANON | termios.ECHO)
