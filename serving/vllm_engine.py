@@ -17,6 +17,7 @@ from serving.embedded_model import resolve_model
 from serving.engine import EngineError, EngineInfo, Generation, GenerationRequest, Message
 from serving.loop_engine import LoopThreadEngine
 from serving.metrics import RequestMetrics, SpeculationCounters
+from serving.process_guard import guard_environment
 
 T = TypeVar("T")
 _COUNTERS = {
@@ -75,6 +76,7 @@ class VLLMEngine(LoopThreadEngine):
         self.info.extra["dtype"] = dtype
         env = engine_environment(s.cpu_bind) if on_cpu else {}
         self.info.extra.update(cpu_bind=env.get(BIND_ENV))
+        env.update(guard_environment())  # no engine left running if this process is killed
         args = AsyncEngineArgs(
             model=model,
             dtype=dtype,
