@@ -21,7 +21,7 @@ from sqlalchemy.orm import Session
 from agent.batch.sources import CandidateSet
 from agent.rubric.requirements import requirements_hash
 from agent.rubric.text_tools import content_hash
-from agent.store.batches import find_batch_run, get_batch_run, start_batch_run
+from agent.store.batches import get_batch_run, start_batch_run
 from agent.store.repository import save_candidate, save_job_requirements
 from agent.store.tables import BatchItem, BatchRun
 from prompts import template_version
@@ -37,10 +37,6 @@ def run_key(job: JobPosting, candidates: CandidateSet, given: list[Requirement] 
         "unreadable": sorted(f.source for f in candidates.failed),
     }
     return hashlib.sha256(json.dumps(identity, sort_keys=True).encode()).hexdigest()
-
-
-def find_run(session: Session, key: str) -> BatchRun | None:
-    return find_batch_run(session, run_key=key)
 
 
 def create_run(
@@ -122,10 +118,6 @@ def run_job(run: BatchRun) -> JobPosting:
 def item_candidate(item: BatchItem) -> CandidateProfile:
     """The stored candidate an item analyzes."""
     row = item.candidate
-    if row is None:
-        raise LookupError(f"batch item {item.id} has no stored candidate")
+    if row is None or row.anonymized_at is not None:
+        raise LookupError(f"the candidate was forgotten (batch item {item.id})")
     return CandidateProfile(id=item.candidate_ref, display_name=row.display_name, text=row.text)
-
-
-def run_label(run: BatchRun) -> str:
-    return f"run {run.id}" + (f" ({run.name})" if run.name else "")

@@ -10,13 +10,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from agent.batch.exports import ExportFormat, write_outputs
-from agent.batch.runs import create_run, find_run, run_key
+from agent.batch.runs import create_run, run_key
 from agent.batch.sources import CandidateSet
 from agent.batch.worker import BatchWorker, ItemResult
 from agent.errors import InputError
 from agent.service import AnalysisService
 from agent.store import Database
-from agent.store.batches import get_batch_run, item_counts
+from agent.store.batches import find_batch_run, get_batch_run, item_counts
 from agent.store.repository import record_event
 from schemas.inputs import JobPosting, Requirement
 
@@ -56,7 +56,7 @@ def find_existing(
 ) -> RunState | None:
     """The run this job and candidate set opened before, if any (no engine needed)."""
     with database.session() as session:
-        run = find_run(session, run_key(job, candidates, given))
+        run = find_batch_run(session, run_key=run_key(job, candidates, given))
         run_id = None if run is None else run.id
     return None if run_id is None else run_state(database, run_id)
 
