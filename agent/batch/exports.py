@@ -142,9 +142,11 @@ def export_run(
     return target
 
 
-def write_outputs(session: Session, run_id: int, out_dir: Path) -> dict[ExportFormat, Path]:
+def write_outputs(
+    session: Session, run_id: int, out_dir: Path, *, view: RunView | None = None
+) -> dict[ExportFormat, Path]:
     """``shortlist.csv``, ``results.jsonl`` and ``report.html`` in ``out_dir``."""
-    view = run_view(session, run_id)
+    view = view or run_view(session, run_id)
     return {
         fmt: export_run(session, run_id, fmt, out_dir / name, view=view)
         for fmt, name in FILE_NAMES.items()

@@ -429,13 +429,12 @@ def _progress(state: RunState) -> Iterator[Any]:
 
 
 def _finish(database: Database, state: RunState, out: Path | None) -> None:
-    from agent.batch.exports import run_view
-    from agent.batch.service import save_outputs
+    from agent.batch.exports import run_view, write_outputs
 
     target = out or Path(f"batch-{state.run_id}")
-    paths = save_outputs(database, state.run_id, target)
     with database.session() as session:
         view = run_view(session, state.run_id)
+        paths = write_outputs(session, state.run_id, target, view=view)
     typer.echo(f"{view.job.title}: {_counts_text(view.counts)}.")
     _print_ranking(view.entries)
     typer.echo("")
