@@ -8,8 +8,9 @@ Prints ``done CANDIDATE`` once a candidate's analysis and item are committed.
 from __future__ import annotations
 
 import sys
+import threading
 
-from agent.batch.worker import BatchWorker
+from agent.batch.worker import BatchWorker, ItemResult
 from agent.store import open_database
 from tests.store.batch_helpers import answering_service
 
@@ -17,9 +18,13 @@ from tests.store.batch_helpers import answering_service
 def main(url: str, run_id: int) -> None:
     with open_database(url) as database:
         service = answering_service(database, delay_s=0.3, concurrency=2)
-        worker = BatchWorker(
-            service, run_id, on_result=lambda r: print(f"done {r.candidate_id}", flush=True)
-        )
+        lock = threading.Lock()  # results come from several threads: one whole line each
+
+        def report(result: ItemResult) -> None:
+            with lock:
+                print(f"done {result.candidate_id}", flush=True)
+
+        worker = BatchWorker(service, run_id, on_result=report)
         summary = worker.run()
         print(f"finished {summary.finished_run}", flush=True)
 

@@ -224,6 +224,7 @@ def test_a_run_killed_with_sigkill_resumes_with_nothing_lost_or_twice(
     seen = []
     assert first.stdout is not None
     for line in first.stdout:
+        assert line.startswith("done "), f"unexpected output: {line!r}"
         seen.append(line.split()[1])
         if len(seen) == 2:
             first.send_signal(signal.SIGKILL)
