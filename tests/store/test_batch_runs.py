@@ -223,13 +223,15 @@ def test_a_run_killed_with_sigkill_resumes_with_nothing_lost_or_twice(
     first = subprocess.Popen(command, stdout=subprocess.PIPE, text=True, cwd=ROOT)
     seen = []
     assert first.stdout is not None
-    for line in first.stdout:
-        assert line.startswith("done "), f"unexpected output: {line!r}"
-        seen.append(line.split()[1])
-        if len(seen) == 2:
-            first.send_signal(signal.SIGKILL)
-            break
-    first.wait(timeout=30)
+    try:
+        for line in first.stdout:
+            assert line.startswith("done "), f"unexpected output: {line!r}"
+            seen.append(line.split()[1])
+            if len(seen) == 2:
+                break
+    finally:  # killed in any case: a worker left running would hold the schema's locks
+        first.send_signal(signal.SIGKILL)
+        first.wait(timeout=30)
     halfway = run_state(database, run_id).counts
     assert halfway["done"] >= 2 and halfway.get("pending", 0) + halfway.get("running", 0) > 0
 
