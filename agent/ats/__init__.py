@@ -1,0 +1,1 @@
+"""A report in the shapes of applicant tracking systems (Greenhouse, Lever, Ashby)."""
