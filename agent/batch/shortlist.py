@@ -27,7 +27,7 @@ COLUMNS = (
     "reason",
 )
 _LATER = ("pending", "running", "failed", "duplicate", "done")  # after the ranked ones
-_QUOTE_ORDER = (("must_have", "met"), ("nice_to_have", "met"), ("must_have", "partial"))
+_QUOTE_ORDER = (("must_have", "met"), ("nice_to_have", "met"))
 
 
 @dataclass(frozen=True)
@@ -43,8 +43,8 @@ class Entry:
 
 
 def strongest_quote(report: MatchReport) -> str:
-    """The first quote of a met must-have, else of a met nice-to-have, else of a partial
-    must-have; empty when nothing is shown."""
+    """The first quote of a met must-have, else of a met nice-to-have; empty when nothing is
+    met (a partial verdict's quote is often only near the point, and would read as a strength)."""
     kinds = {r.id: r.kind for r in report.requirements}
     for kind, verdict in _QUOTE_ORDER:
         for a in report.analysis.assessments:

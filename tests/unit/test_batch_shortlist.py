@@ -79,3 +79,12 @@ def test_the_strongest_quote_is_a_met_must_haves(report):
         }
     )
     assert strongest_quote(report.model_copy(update={"analysis": nothing})) == ""
+    partly = report.analysis.model_copy(
+        update={
+            "assessments": [
+                a.model_copy(update={"verdict": "partial"}) for a in report.analysis.assessments
+            ]
+        }
+    )
+    assert any(a.evidence for a in partly.assessments)
+    assert strongest_quote(report.model_copy(update={"analysis": partly})) == ""
