@@ -159,10 +159,3 @@ def ashby_feedback(
     submissions.append({"path": summary_path, "value": summary_text(report)})
     submissions.append({"path": evidence_path, "value": evidence_text(report)})
     return {"feedbackForm": {"fieldSubmissions": submissions}}
-
-
-FORMATS = {
-    "greenhouse": greenhouse_scorecard,
-    "lever": lever_feedback,
-    "ashby": ashby_feedback,
-}

@@ -140,7 +140,7 @@ def _resume(
         if write:
             _finish(database, state, out)
         else:
-            say(_counts_line(state))
+            say(f"Run {state.run_id}: {_counts_text(state.counts)}.")
 
 
 @batch_app.command("list")
@@ -481,10 +481,6 @@ def _counts_text(counts: dict[str, int]) -> str:
     words = {"done": "analyzed", "duplicate": "duplicate(s)", "running": "in flight"}
     parts = [f"{counts[s]} {words.get(s, s)}" for s in order if counts.get(s)]
     return ", ".join(parts) or "no items"
-
-
-def _counts_line(state: RunState) -> str:
-    return f"Run {state.run_id}: {_counts_text(state.counts)}."
 
 
 @batch_app.command("bench")
