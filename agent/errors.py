@@ -29,6 +29,10 @@ class DatabaseError(HiringAssistantError):
     """The database cannot be used (unreachable, wrong URL, newer schema)."""
 
 
+class UpstreamError(HiringAssistantError):
+    """A system we read from (an applicant tracking system) failed or refused."""
+
+
 class AnalysisFailedError(HiringAssistantError):
     """The model's answers failed validation on every attempt; keeps the last one and why."""
 
@@ -51,11 +55,13 @@ _KINDS: tuple[tuple[type[BaseException], ErrorKind], ...] = (
     (NotFoundError, ErrorKind(exit_code=2, http_status=404)),
     (InputError, ErrorKind(exit_code=2, http_status=422)),
     (AnalysisFailedError, ErrorKind(exit_code=1, http_status=502)),
+    (UpstreamError, ErrorKind(exit_code=1, http_status=502)),
     (TransientEngineError, ErrorKind(exit_code=1, http_status=503)),
     (EngineError, ErrorKind(exit_code=1, http_status=502)),
     (ModelNotReadyError, ErrorKind(exit_code=1, http_status=503)),
     (DatabaseError, ErrorKind(exit_code=1, http_status=503)),
 )
+KNOWN: tuple[type[BaseException], ...] = tuple(cls for cls, _ in _KINDS)
 INTERRUPTED = ErrorKind(exit_code=130, http_status=499)
 
 

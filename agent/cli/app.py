@@ -15,6 +15,7 @@ from agent.cli.evaluate import evaluate
 from agent.cli.model import model_app
 from agent.cli.output import say
 from agent.cli.requirements import requirements
+from agent.cli.serve import apikey_app, serve
 from agent.cli.store import candidate_app, db_app, history, show
 
 app = typer.Typer(
@@ -29,10 +30,12 @@ app.command("eval")(evaluate)
 app.command()(bench)
 app.command()(history)
 app.command()(show)
+app.command()(serve)
 app.add_typer(batch_app, name="batch")
 app.add_typer(model_app, name="model")
 app.add_typer(db_app, name="db")
 app.add_typer(candidate_app, name="candidate")
+app.add_typer(apikey_app, name="apikey")
 
 
 def main() -> None:

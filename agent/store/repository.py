@@ -41,6 +41,10 @@ AuditEventName = Literal[
     "batch_finished",
     "batch_item_reclaimed",
     "batch_exported",
+    "api_key_created",
+    "api_key_revoked",
+    "webhook_added",
+    "webhook_removed",
 ]
 ANONYMIZED = "[anonymized]"
 
