@@ -75,7 +75,10 @@ def _validation_message(exc: RequestValidationError) -> tuple[str, list[dict[str
         {"loc": [str(p) for p in e.get("loc", ())], "msg": e.get("msg", ""), "type": e["type"]}
         for e in exc.errors()
     ]
-    first = details[0] if details else {"loc": [], "msg": "invalid request"}
+    first = details[0] if details else {"loc": [], "msg": "invalid request", "type": ""}
+    if first["type"] == "json_invalid":
+        error = (exc.errors()[0].get("ctx") or {}).get("error", "")
+        return f"the body is not valid JSON: {error}".rstrip(": "), details
     where = ".".join(p for p in first["loc"] if p != "body") or "body"
     return f"{where}: {first['msg']}", details
 

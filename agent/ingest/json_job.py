@@ -20,15 +20,15 @@ from agent.ingest.json_common import (
 def job_to_parts(data: dict) -> dict:
     """Title, company, location, Markdown text and typed requirements of a JSON job posting."""
     if not isinstance(data, dict):
-        raise FormatError("JSON job file is not a job description: expected an object")
+        raise FormatError("the JSON job is not a job description: expected an object")
     title = plain_text(data.get("title"))
     if not title:
-        raise FormatError("JSON job file has no 'title'")
+        raise FormatError("the JSON job has no 'title'")
     description = paragraphs(data.get("description"))
     qualifications = strings(data.get("qualifications"))
     skills = [s for s in (skill_text(x) for x in entry_list(data, "skills", "JSON job")) if s]
     if not (description or qualifications or skills):
-        raise FormatError("JSON job file has no description, qualifications or skills")
+        raise FormatError("the JSON job has no description, qualifications or skills")
     company = plain_text(data.get("company")) or None
     location = _job_location(data)
     tools = [t for t in (_tool_text(x) for x in entry_list(data, "tools", "JSON job")) if t]

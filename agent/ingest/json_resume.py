@@ -30,9 +30,9 @@ _RESUME_CORE = ("basics", "work", "education", "skills")
 def resume_to_markdown(data: dict) -> tuple[str, str]:
     """(display name, Markdown text) of a JSON Resume; the name is '' when the resume has none."""
     if not isinstance(data, dict):
-        raise FormatError("JSON file is not a JSON Resume: expected an object")
+        raise FormatError("the JSON is not a JSON Resume: expected an object")
     if not any(data.get(key) for key in _RESUME_CORE):
-        raise FormatError("JSON file is not a JSON Resume: no basics, work, education or skills")
+        raise FormatError("the JSON is not a JSON Resume: no basics, work, education or skills")
     basics = object_at(data, "basics", "JSON Resume")
     name = plain_text(basics.get("name"))
     headline = _basics_lines(basics)
