@@ -32,7 +32,8 @@ log = logging.getLogger("hiring_assistant.api")
 
 
 class BodyLimit:
-    """413 for a request body over ``limit`` bytes, declared or streamed."""
+    """413 for a request body over ``limit`` bytes, declared or streamed: the body is read
+    (up to the limit) before the app sees it."""
 
     def __init__(self, app: ASGIApp, limit: int) -> None:
         self.app, self.limit = app, limit
@@ -45,24 +46,30 @@ class BodyLimit:
         if declared.isdigit() and int(declared) > self.limit:
             await too_large(self.limit)(scope, receive, send)
             return
-        seen = 0
-
-        async def limited() -> Message:
-            nonlocal seen
+        chunks: list[bytes] = []
+        seen, more = 0, True
+        while more:
             message = await receive()
-            seen += len(message.get("body", b""))
+            if message["type"] != "http.request":  # the client left
+                return
+            chunk = message.get("body", b"")
+            seen += len(chunk)
             if seen > self.limit:
-                raise BodyTooLarge
-            return message
+                await too_large(self.limit)(scope, receive, send)
+                return
+            chunks.append(chunk)
+            more = message.get("more_body", False)
+        body = b"".join(chunks)
+        replayed = False
 
-        try:
-            await self.app(scope, limited, send)
-        except BodyTooLarge:
-            await too_large(self.limit)(scope, receive, send)
+        async def replay() -> Message:
+            nonlocal replayed
+            if not replayed:
+                replayed = True
+                return {"type": "http.request", "body": body, "more_body": False}
+            return await receive()
 
-
-class BodyTooLarge(Exception):
-    pass
+        await self.app(scope, replay, send)
 
 
 def too_large(limit: int) -> JSONResponse:

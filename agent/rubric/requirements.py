@@ -194,15 +194,22 @@ def _is_tool_item(text: str) -> bool:
     return names >= len(words) / 2
 
 
-def _section_items(items: list[tuple[str, bool]], heading: str | None) -> list[tuple[str, bool]]:
+def _section_items(
+    items: list[tuple[str, bool]], heading: str | None, *, asks: bool = False
+) -> list[tuple[str, bool]]:
     """A section's requirements: its tool lists as one (when it has several), then its other
-    items long enough to say something."""
+    items long enough to say something. Under a heading that asks for things ("Requirements",
+    "Nice to have"), a lone short name ("REST APIs", "Docker") is a requirement of its own."""
     tools = [(t, nice) for t, nice in items if _is_tool_item(t)]
     merged: list[tuple[str, bool]] = []
     if len(tools) >= TOOL_LIST_ITEMS:
         merged = [(f"{heading or 'Tools'}: " + "; ".join(t for t, _ in tools), tools[0][1])]
         items = [item for item in items if item not in tools]
-    return merged + [(t, n) for t, n in items if 3 <= len(t.split()) <= MAX_ITEM_WORDS]
+    return merged + [
+        (t, n)
+        for t, n in items
+        if 3 <= len(t.split()) <= MAX_ITEM_WORDS or (asks and (t, n) in tools)
+    ]
 
 
 def _ranked_items(job_text: str) -> list[tuple[str, bool]]:
@@ -228,7 +235,8 @@ def _ranked_items(job_text: str) -> list[tuple[str, bool]]:
             sections[-1][2].append((text, nice_heading))
     for priority, heading, items in sections:
         if priority >= 0:
-            for item in _section_items(items, heading):
+            asks_for = priority == 0 or bool(heading and _NICE.search(heading))
+            for item in _section_items(items, heading, asks=asks_for):
                 asks = _ASKS.search(item[0]) and not _DUTY_VERB.match(item[0])
                 buckets[ASKING if priority > 0 and asks else priority].append(item)
     return [item for key in sorted(buckets) for item in buckets[key]]
