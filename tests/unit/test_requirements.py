@@ -60,9 +60,13 @@ def test_a_scraped_posting_reads_as_its_asks():
         assert any(ask in t for t in texts), ask
 
 
-def test_short_tool_lists_merge_only_when_a_section_is_made_of_them():
+def test_short_tool_lists_merge_when_a_section_is_made_of_them():
     few = "# X\n\nSkills\n- Python, Django\n- Docker\n- Kubernetes in production at scale\n"
-    assert [r.text for r in extract_requirements(few)] == ["Kubernetes in production at scale"]
+    assert [r.text for r in extract_requirements(few)] == [  # a few names: each its own
+        "Python, Django",
+        "Docker",
+        "Kubernetes in production at scale",
+    ]
     many = few + "- Git / Jenkins\n- Redis, Celery\n"
     texts = [r.text for r in extract_requirements(many)]
     assert texts == [
@@ -130,3 +134,16 @@ def test_stray_punctuation_before_a_requirement_is_dropped():
     assert make_requirement(1, ". Proficiency in any programming language").text == (
         "Proficiency in any programming language"
     )
+
+
+def test_a_lone_short_name_under_an_asking_heading_is_a_requirement():
+    job = (
+        "# Django Developer\n\n### Requirements\n\n  * 5+ years of Python and Django\n"
+        "  * REST APIs\n\n### Nice to have\n\n  * Docker\n\n### Perks\n\n  * Gym\n"
+    )
+    found = [(r.text, r.kind) for r in extract_requirements(job)]
+    assert found == [
+        ("5+ years of Python and Django", "must_have"),
+        ("REST APIs", "must_have"),
+        ("Docker", "nice_to_have"),
+    ]
