@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
+from fastapi import Path
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from agent.ingest.coerce import data_id, text_id
@@ -18,6 +19,8 @@ from agent.ingest.inputs import (
 from schemas.inputs import CandidateProfile, JobPosting, Requirement
 
 MAX_BATCH_CANDIDATES = 1000
+MAX_ID = 2**63 - 1  # the databases' largest integer key
+RowId = Annotated[int, Path(ge=1, le=MAX_ID)]
 CANDIDATE_ID = r"^[A-Za-z0-9][A-Za-z0-9._:@-]{0,199}$"
 WebhookEvent = Literal["analysis.finished", "analysis.failed", "batch.finished"]
 

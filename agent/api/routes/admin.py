@@ -9,7 +9,7 @@ from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import Response
 
 from agent.api.context import context_of
-from agent.api.models import WebhookIn, WebhookOut
+from agent.api.models import RowId, WebhookIn, WebhookOut
 from agent.api.routes.analyses import ERRORS
 from agent.store.webhooks import add_webhook, remove_webhook, webhooks
 
@@ -64,7 +64,7 @@ async def list_webhooks(request: Request) -> list[WebhookOut]:
 
 
 @router.delete("/v1/webhooks/{webhook_id}", status_code=204, responses=ERRORS)
-async def delete_webhook(webhook_id: int, request: Request) -> Response:
+async def delete_webhook(webhook_id: RowId, request: Request) -> Response:
     ctx = context_of(request)
 
     def remove() -> None:

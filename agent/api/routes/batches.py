@@ -12,7 +12,7 @@ from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import JSONResponse, Response
 
 from agent.api.context import ApiContext, context_of
-from agent.api.models import BatchOut, BatchRequest, requirements_of
+from agent.api.models import BatchOut, BatchRequest, RowId, requirements_of
 from agent.api.routes.analyses import ERRORS
 from agent.batch.service import RunState
 from agent.batch.sources import CandidateSet
@@ -101,7 +101,7 @@ async def create_batch(body: BatchRequest, request: Request) -> JSONResponse:
 
 
 @router.get("/{run_id}", response_model=BatchOut, responses=ERRORS, summary="A run's progress")
-async def read_batch(run_id: int, request: Request) -> BatchOut:
+async def read_batch(run_id: RowId, request: Request) -> BatchOut:
     ctx = context_of(request)
     state = await run_in_threadpool(ctx.assistant.batch_status, run_id)
     return batch_out(ctx, state)
@@ -113,7 +113,7 @@ async def read_batch(run_id: int, request: Request) -> BatchOut:
     summary="The ranked shortlist, as JSON or CSV",
 )
 async def read_shortlist(
-    run_id: int,
+    run_id: RowId,
     request: Request,
     format: Annotated[Literal["json", "csv"], Query()] = "json",
 ) -> Response:
