@@ -12,6 +12,7 @@ from agent.cli.analyze import analyze
 from agent.cli.batch import batch_app
 from agent.cli.bench import bench
 from agent.cli.evaluate import evaluate
+from agent.cli.loadtest import loadtest
 from agent.cli.model import model_app
 from agent.cli.output import say
 from agent.cli.requirements import requirements
@@ -31,6 +32,7 @@ app.command()(bench)
 app.command()(history)
 app.command()(show)
 app.command()(serve)
+app.command()(loadtest)
 app.add_typer(batch_app, name="batch")
 app.add_typer(model_app, name="model")
 app.add_typer(db_app, name="db")

@@ -135,11 +135,13 @@ def save_candidate(session: Session, *, candidate: CandidateProfile) -> Candidat
 
 
 def analysis_key(report: MatchReport) -> str:
-    """Same job, candidate, requirements, rubric version and engine settings → same key."""
+    """Same job, candidate (id and text), requirements, rubric version and engine settings →
+    same key. Two candidates with the same text are two analyses: each is its own person."""
     p = report.provenance
     identity = {
         "job": p.job_hash,
         "candidate": p.candidate_hash,
+        "candidate_id": report.candidate.get("id"),
         "requirements": p.requirements_hash,
         "rubric": [p.prompt_version, p.rubric_version],
         "model": p.model,

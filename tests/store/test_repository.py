@@ -70,6 +70,19 @@ def test_other_settings_make_another_analysis_of_the_same_pair(database, report,
     assert _count(database, Candidate) == 1
 
 
+def test_two_candidates_with_the_same_text_keep_their_own_analyses(
+    database, report, job, candidate
+):
+    twin = candidate.model_copy(update={"id": "twin"})
+    twin_report = report.model_copy(update={"candidate": {"id": "twin", "display_name": None}})
+    with database.session() as session:
+        first, _ = repo.save_analysis(session, report=report, job=job, candidate=candidate)
+        second, created = repo.save_analysis(session, report=twin_report, job=job, candidate=twin)
+        assert created and first.id != second.id
+        assert second.candidate.external_id == "twin"
+        assert second.report["candidate"]["id"] == "twin"
+
+
 def test_concurrent_writers_neither_lose_nor_duplicate(database, report, job, candidate):
     reports = [_variant(report, i) for i in range(5)]
 
