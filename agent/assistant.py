@@ -33,7 +33,7 @@ if TYPE_CHECKING:
     from agent.batch.exports import ExportFormat
     from agent.batch.service import RunState
     from agent.batch.sources import CandidateSet
-    from agent.batch.worker import ItemResult
+    from agent.batch.worker import BatchWorker, ItemResult
     from agent.store import Database
     from serving.config import EngineSettings
     from serving.engine import Engine
@@ -224,12 +224,17 @@ class HiringAssistant:
         return self.resume_batch(state.run_id, on_result=on_result)
 
     def resume_batch(
-        self, run_id: int, *, on_result: Callable[[ItemResult], None] | None = None
+        self,
+        run_id: int,
+        *,
+        on_result: Callable[[ItemResult], None] | None = None,
+        on_worker: Callable[[BatchWorker], None] | None = None,
     ) -> RunState:
-        """Analyze what is left of a run (also after a crash: dead workers' items return)."""
+        """Analyze what is left of a run (also after a crash: dead workers' items return).
+        ``on_worker`` receives the worker: its ``stop()`` ends the work early, resumably."""
         from agent.batch.service import work_run
 
-        return work_run(self.service, run_id, on_result=on_result)
+        return work_run(self.service, run_id, on_result=on_result, on_worker=on_worker)
 
     def batch_status(self, run_id: int) -> RunState:
         from agent.batch.service import run_state

@@ -3,18 +3,19 @@ webhooks, and the batches this process is working."""
 
 from __future__ import annotations
 
-import threading
 import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from fastapi import Request
 
+from agent.api.batch_runner import BatchRunner
 from agent.api.metrics import ApiMetrics
 from agent.api.settings import ApiSettings
 from agent.api.tasks import Task, TaskQueue
 from agent.api.webhooks import Notifier
 from agent.assistant import HiringAssistant
+from agent.batch.service import RunState
 
 if TYPE_CHECKING:
     from agent.ats.greenhouse import GreenhouseClient
@@ -27,8 +28,7 @@ class ApiContext:
     queue: TaskQueue = field(init=False)
     metrics: ApiMetrics = field(init=False)
     notifier: Notifier = field(init=False)
-    batch_threads: dict[int, threading.Thread] = field(default_factory=dict)
-    _lock: threading.Lock = field(default_factory=threading.Lock)
+    batches: BatchRunner = field(init=False)
 
     def __post_init__(self) -> None:
         self.queue = TaskQueue(
@@ -45,6 +45,18 @@ class ApiContext:
             attempts=self.settings.webhook_attempts,
             backoff_s=self.settings.webhook_backoff_s,
             timeout_s=self.settings.webhook_timeout_s,
+        )
+        self.batches = BatchRunner(self.assistant, self._batch_finished)
+
+    def _batch_finished(self, state: RunState) -> None:
+        self.notifier.notify(
+            "batch.finished",
+            {
+                "batch_id": state.run_id,
+                "counts": state.counts,
+                "url": f"/v1/batches/{state.run_id}",
+                "shortlist": f"/v1/batches/{state.run_id}/shortlist",
+            },
         )
 
     def _task_done(self, task: Task) -> None:
@@ -78,8 +90,7 @@ class ApiContext:
 
     def close(self) -> None:
         self.queue.close()
-        for thread in list(self.batch_threads.values()):
-            thread.join()
+        self.batches.close()
         self.notifier.close()
 
 

@@ -3,8 +3,6 @@ ranked shortlist (JSON or CSV). The same resumable runs as ``hiring-assistant ba
 
 from __future__ import annotations
 
-import logging
-import threading
 from typing import Annotated, Literal
 
 from fastapi import APIRouter, Query, Request
@@ -19,11 +17,9 @@ from agent.batch.sources import CandidateSet
 from agent.errors import InputError
 
 router = APIRouter(prefix="/v1/batches", tags=["batches"])
-log = logging.getLogger("hiring_assistant.api")
 
 
 def batch_out(ctx: ApiContext, state: RunState) -> BatchOut:
-    thread = ctx.batch_threads.get(state.run_id)
     return BatchOut(
         id=state.run_id,
         name=state.name,
@@ -32,37 +28,8 @@ def batch_out(ctx: ApiContext, state: RunState) -> BatchOut:
         total=state.total,
         ended=state.ended,
         shortlist=f"/v1/batches/{state.run_id}/shortlist",
-        worker="running" if thread is not None and thread.is_alive() else "idle",
+        worker="running" if ctx.batches.running(state.run_id) else "idle",
     )
-
-
-def start_worker(ctx: ApiContext, run_id: int) -> None:
-    """Work the run on a background thread, unless this process is working it already."""
-    with ctx._lock:
-        thread = ctx.batch_threads.get(run_id)
-        if thread is not None and thread.is_alive():
-            return
-
-        def work() -> None:
-            try:
-                state = ctx.assistant.resume_batch(run_id)
-            except Exception:  # the run stays resumable; the log says why it stopped
-                log.exception("batch %s stopped", run_id)
-                return
-            if state.status == "finished":
-                ctx.notifier.notify(
-                    "batch.finished",
-                    {
-                        "batch_id": run_id,
-                        "counts": state.counts,
-                        "url": f"/v1/batches/{run_id}",
-                        "shortlist": f"/v1/batches/{run_id}/shortlist",
-                    },
-                )
-
-        thread = threading.Thread(target=work, name=f"batch-{run_id}", daemon=True)
-        ctx.batch_threads[run_id] = thread
-        thread.start()
 
 
 @router.post(
@@ -83,7 +50,7 @@ async def create_batch(body: BatchRequest, request: Request) -> JSONResponse:
         try:
             candidates.add(given_candidate.profile(where), where)
         except InputError as exc:
-            candidates.fail(where, str(exc))
+            candidates.fail(given_candidate.id or where, str(exc))
     given = requirements_of(body.requirements)
 
     def open_run() -> RunState:
@@ -93,7 +60,7 @@ async def create_batch(body: BatchRequest, request: Request) -> JSONResponse:
 
     state = await run_in_threadpool(open_run)
     if state.status != "finished":
-        start_worker(ctx, state.run_id)
+        ctx.batches.start(state.run_id)
     out = batch_out(ctx, state)
     return JSONResponse(
         out.model_dump(), status_code=202, headers={"Location": f"/v1/batches/{out.id}"}
