@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import logging
+import signal
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Annotated
 
 import typer
@@ -48,7 +51,33 @@ def serve(
                 )
             app = create_app(assistant, settings)
             say(f"Serving on http://{host}:{port} (API docs: http://{host}:{port}/docs)")
-            uvicorn.run(app, host=host, port=port, log_level=log_level.lower(), access_log=False)
+            try:
+                with _stop_on_signals():
+                    uvicorn.run(
+                        app, host=host, port=port, log_level=log_level.lower(), access_log=False
+                    )
+            except _Stopped:
+                say("Stopped: the analyses it had accepted are finished.")
+
+
+class _Stopped(Exception):
+    pass
+
+
+@contextmanager
+def _stop_on_signals() -> Iterator[None]:
+    """Uvicorn shuts down gracefully on SIGINT/SIGTERM, then raises the signal again: here that
+    ends the serve command normally, so the engine and the database are closed in order."""
+
+    def stop(signum: int, frame: object) -> None:
+        raise _Stopped
+
+    saved = {sig: signal.signal(sig, stop) for sig in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        yield
+    finally:
+        for sig, handler in saved.items():
+            signal.signal(sig, handler)
 
 
 @apikey_app.command("create")

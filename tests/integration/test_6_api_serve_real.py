@@ -90,4 +90,5 @@ def test_serve_answers_a_real_analysis_and_stops_cleanly(engines, tmp_path):
         log.close()
     output = (tmp_path / "serve.log").read_text()
     assert "Serving on http://127.0.0.1:" in output
+    assert "Stopped: the analyses it had accepted are finished." in output
     assert KEY not in output and "full-stack web developer" not in output
