@@ -142,3 +142,27 @@ def test_cli_analysis_through_the_server_equals_the_in_process_one(
     assert over_http.analysis == in_process.analysis
     assert over_http.score == in_process.score
     print(f"\nsame analysis over HTTP and in-process; server speculation {spec}")
+
+
+def test_the_http_api_serves_through_the_vllm_server(remote, engines, tmp_path):
+    """`hiring-assistant serve` with HIRING_ASSISTANT_ENGINE_URL set: the same routes, the
+    analysis made by the server, its speculation counters in /metrics."""
+    from tests.api.conftest import AUTH, serve
+
+    engines.close()  # only the server's engine works here
+    body = {
+        "job": {"text": job_path("job_008").read_text()},
+        "candidate": {"id": "cand_033", "text": candidate_path("cand_033").read_text()},
+    }
+    with serve(f"sqlite:///{tmp_path / 'api.db'}", engine=remote) as api:
+        answer = api.client.post("/v1/analyses?wait=true", json=body, headers=AUTH, timeout=600)
+        assert answer.status_code == 200, answer.text
+        assert answer.json()["provenance"]["engine"] == "vllm-server"
+        assert api.client.get("/readyz").json()["engine"] == "ok"
+        metrics = api.client.get("/metrics").text
+    drafted = next(
+        float(line.split()[-1])
+        for line in metrics.splitlines()
+        if line.startswith("hiring_assistant_spec_decode_draft_tokens_total")
+    )
+    assert drafted > 0
