@@ -17,6 +17,7 @@ from typing import Any
 from fastapi import Depends, FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from fastapi_offline import FastAPIOffline
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -139,7 +140,8 @@ def create_app(assistant: HiringAssistant, settings: ApiSettings | None = None) 
         finally:
             ctx.close()
 
-    app = FastAPI(
+    app = FastAPIOffline(
+        redoc_url=None,
         title="Hiring Assistant",
         version="1",
         summary="Match analysis of candidates against a job, with verbatim evidence; "
