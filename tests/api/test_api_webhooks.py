@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+import re
 import time
+from pathlib import Path
 
 from agent.api.webhooks import verify
 from agent.store.webhooks import deliveries
@@ -12,6 +14,16 @@ from tests.api.receivers import http_site, json_answer
 from tests.api.test_api_analyses import pair
 
 SECRET = "receiver-secret-0123456789"
+
+
+def docs_check():
+    """The receiver's signature check as docs/api.md shows it."""
+    text = (Path(__file__).resolve().parents[2] / "docs" / "api.md").read_text()
+    block = re.search(r"```python\n(.*?)```", text, re.DOTALL)
+    assert block is not None
+    namespace: dict = {}
+    exec(block.group(1), namespace)
+    return namespace["genuine"]
 
 
 def wait_for(condition, timeout_s: float = 20) -> None:
@@ -55,6 +67,7 @@ def test_finished_analysis_is_posted_signed_and_retried(api, job_text, candidate
         == second.headers["X-Hiring-Assistant-Delivery"]
     )
     assert verify(SECRET, second.headers, second.body)
+    assert docs_check()(SECRET, second.headers, second.body)  # the snippet docs/api.md shows
     assert not verify("another-secret-000000", second.headers, second.body)
     assert not verify(SECRET, second.headers, second.body + b" ")
     payload = json.loads(second.body)
