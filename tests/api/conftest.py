@@ -9,7 +9,6 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import httpx
@@ -22,7 +21,7 @@ from agent.assistant import HiringAssistant
 from serving.engine import GenerationRequest
 from serving.fake_engine import ScriptedEngine
 from tests.conftest import candidate_path, job_path
-from tests.store.conftest import _postgres_schema_url
+from tests.store import conftest as store_fixtures
 from tests.unit.fake_answers import valid_answer
 
 KEY = "test-key-0123456789"
@@ -79,12 +78,7 @@ def serve(
         assistant.close()
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
-def database_url(request, tmp_path: Path) -> Iterator[str]:
-    if request.param == "sqlite":
-        yield f"sqlite:///{tmp_path / 'api.db'}"
-    else:
-        yield from _postgres_schema_url()
+database_url = store_fixtures.database_url  # every API test on SQLite and on PostgreSQL
 
 
 @pytest.fixture
