@@ -1,0 +1,69 @@
+"""Plain words to one action: the model picks from a JSON-schema enum of actions, with
+arguments constrained to the session's real candidate and requirement ids."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from agent.chat.state import Action, ChatState
+from agent.chat.tools import requirements_of
+from prompts import render_chat
+from serving.engine import Engine, GenerationRequest
+
+ROUTED = ("rank", "why", "compare", "require", "drop", "requirements", "note", "help")
+MAX_ROUTE_TOKENS = 120
+
+
+def route_schema(candidates: list[str], requirement_ids: list[str]) -> dict[str, Any]:
+    """Every argument is an enum of what exists ("" for none), except free text, kept short."""
+    return {
+        "type": "object",
+        "properties": {
+            "action": {"enum": list(ROUTED)},
+            "candidate": {"enum": [*candidates, ""]},
+            "other": {"enum": [*candidates, ""]},
+            "requirement": {"enum": [*requirement_ids, ""]},
+            "text": {"type": "string", "maxLength": 120},
+            "nice": {"type": "boolean"},
+        },
+        "required": ["action", "candidate", "other", "requirement", "text", "nice"],
+        "additionalProperties": False,
+    }
+
+
+def route_message(message: str, state: ChatState, engine: Engine) -> Action:
+    """The model's pick for ``message``; an answer that does not fit its action is help."""
+    candidates = sorted(state.get("candidates", {}))
+    requirements = requirements_of(state)
+    request = GenerationRequest(
+        messages=render_chat(
+            "chat/route", message=message, candidates=candidates, requirements=requirements
+        ),
+        json_schema=route_schema(candidates, [r.id for r in requirements]),
+        max_tokens=MAX_ROUTE_TOKENS,
+    )
+    try:
+        picked = json.loads(engine.generate(request).text)
+    except ValueError:
+        return {"name": "help", "args": {}}
+    return _action(picked)
+
+
+def _action(picked: dict[str, Any]) -> Action:
+    name = picked.get("action", "help")
+    candidate, other = picked.get("candidate", ""), picked.get("other", "")
+    text = str(picked.get("text", "")).strip()
+    if name == "why" and candidate:
+        return {"name": name, "args": {"candidate": candidate}}
+    if name == "compare" and candidate and other and candidate != other:
+        return {"name": name, "args": {"candidate": candidate, "other": other}}
+    if name == "require" and text:
+        return {"name": name, "args": {"text": text, "nice": bool(picked.get("nice"))}}
+    if name == "drop" and picked.get("requirement"):
+        return {"name": name, "args": {"requirement": picked["requirement"]}}
+    if name == "note" and text:
+        return {"name": name, "args": {"text": text}}
+    if name in ("rank", "requirements"):
+        return {"name": name, "args": {}}
+    return {"name": "help", "args": {}}

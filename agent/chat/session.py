@@ -1,0 +1,81 @@
+"""One chat session: open or resume it by name, send a message, read what it remembers."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from agent.batch.sources import CandidateSet
+from agent.chat.graph import build_chat_graph
+from agent.chat.state import ChatState, Reply
+from agent.chat.tools import ChatContext
+from agent.errors import InputError
+from agent.rubric.text_tools import content_hash
+from agent.service import AnalysisService
+from schemas.inputs import JobPosting, Requirement
+
+
+@dataclass(frozen=True)
+class Turn:
+    reply: Reply
+    analyzed: int
+    seconds: float
+
+
+class ChatSession:
+    def __init__(
+        self, service: AnalysisService, checkpointer: Any, name: str, out_dir: Path
+    ) -> None:
+        self.name = name
+        self._graph = build_chat_graph(checkpointer)
+        self._config = {"configurable": {"thread_id": name}}
+        self._context = ChatContext(service=service, out_dir=out_dir)
+
+    @property
+    def state(self) -> ChatState:
+        return self._graph.get_state(self._config).values  # type: ignore[return-value]
+
+    def exists(self) -> bool:
+        return bool(self.state.get("job"))
+
+    def start(
+        self, job: JobPosting, candidates: CandidateSet, requirements: list[Requirement]
+    ) -> None:
+        """A new session about ``job``."""
+        initial: ChatState = {
+            "job": job.model_dump(mode="json"),
+            "requirements": [r.model_dump(mode="json") for r in requirements],
+            "candidates": {},
+            "analyses": {},
+            "notes": [],
+            "shortlist": [],
+            "messages": [],
+        }
+        self._graph.update_state(self._config, initial, as_node="record")
+        self.add_candidates(candidates)
+
+    def check_job(self, job: JobPosting) -> None:
+        """InputError when the session is about another job."""
+        held = self.state["job"]
+        if content_hash(held["text"]) != content_hash(job.text):
+            raise InputError(
+                f"session {self.name!r} is about {held['title']!r}; "
+                "use another --session for this job (or leave --job out to resume it)"
+            )
+
+    def add_candidates(self, candidates: CandidateSet) -> int:
+        """Candidates not in the session yet; returns how many were added."""
+        held = dict(self.state.get("candidates", {}))
+        new = {c.id: c.model_dump(mode="json") for c in candidates.candidates if c.id not in held}
+        if new:
+            self._graph.update_state(
+                self._config, {"candidates": {**held, **new}}, as_node="record"
+            )
+        return len(new)
+
+    def send(self, message: str) -> Turn:
+        started = time.perf_counter()
+        final = self._graph.invoke({"message": message}, self._config, context=self._context)
+        return Turn(final.get("reply", {}), final.get("analyzed", 0), time.perf_counter() - started)
