@@ -47,12 +47,17 @@ def route_message(message: str, state: ChatState, engine: Engine) -> Action:
         picked = json.loads(engine.generate(request).text)
     except ValueError:
         return {"name": "help", "args": {}}
-    return _action(picked)
+    return _action(picked, set(candidates), {r.id for r in requirements})
 
 
-def _action(picked: dict[str, Any]) -> Action:
+def _action(picked: dict[str, Any], candidates: set[str], requirement_ids: set[str]) -> Action:
+    """The action the answer names, if its arguments are real (the schema's enums say so to
+    vLLM; an engine that did not enforce them gets help instead of a wrong lookup)."""
     name = picked.get("action", "help")
-    candidate, other = picked.get("candidate", ""), picked.get("other", "")
+    candidate = picked.get("candidate", "") if picked.get("candidate") in candidates else ""
+    other = picked.get("other", "") if picked.get("other") in candidates else ""
+    if picked.get("requirement") not in requirement_ids:
+        picked = {**picked, "requirement": ""}
     text = str(picked.get("text", "")).strip()
     if name == "why" and candidate:
         return {"name": name, "args": {"candidate": candidate}}

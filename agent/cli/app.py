@@ -11,6 +11,7 @@ from pydantic import ValidationError
 from agent.cli.analyze import analyze
 from agent.cli.batch import batch_app
 from agent.cli.bench import bench
+from agent.cli.chat import chat
 from agent.cli.evaluate import evaluate
 from agent.cli.loadtest import loadtest
 from agent.cli.model import model_app
@@ -32,6 +33,7 @@ app.command()(bench)
 app.command()(history)
 app.command()(show)
 app.command()(serve)
+app.command()(chat)
 app.command()(loadtest)
 app.add_typer(batch_app, name="batch")
 app.add_typer(model_app, name="model")

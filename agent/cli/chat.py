@@ -1,0 +1,159 @@
+"""`hiring-assistant chat`: work a role in conversation, with memory that survives a restart."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from agent.cli.output import friendly_errors, say
+from serving.config import data_dir, get_settings
+
+if TYPE_CHECKING:
+    from agent.chat.session import ChatSession, Turn
+
+GOODBYE = "Session saved. Resume it with --session {name}."
+
+
+def chat(
+    job: Annotated[
+        Path | None, typer.Option("--job", help="The role: text, Markdown or JSON job.")
+    ] = None,
+    candidates: Annotated[
+        list[str] | None,
+        typer.Option("--candidates", help="Folders, globs, files or .jsonl/.csv lists."),
+    ] = None,
+    session: Annotated[
+        str | None, typer.Option("--session", help="Create or resume this session.")
+    ] = None,
+    list_sessions: Annotated[bool, typer.Option("--list", help="List the sessions.")] = False,
+    out: Annotated[
+        Path | None, typer.Option(help="Folder for /export (default: chat-SESSION).")
+    ] = None,
+    verbose: Annotated[bool, typer.Option(help="A speed line after each answer.")] = False,
+) -> None:
+    """Rank, explain, compare and re-weigh candidates for one role, in plain words or with
+    slash commands (/help). On a terminal: line editing and history, Ctrl-C cancels the
+    current answer, Ctrl-D leaves. Otherwise one message per input line."""
+    from agent.batch.sources import collect_candidates
+    from agent.chat.memory import open_checkpointer, session_names
+    from agent.chat.session import ChatSession
+    from agent.errors import InputError
+    from agent.ingest.files import load_job
+    from agent.service import AnalysisService
+    from agent.store import configured_url, open_database
+    from serving.factory import open_engine
+    from serving.lazy_engine import LazyEngine
+
+    with friendly_errors():
+        url = configured_url()
+        with open_database(url) as database, open_checkpointer(url) as checkpointer:
+            if list_sessions:
+                _print_sessions(checkpointer, session_names(checkpointer))
+                return
+            name = session or (job.stem if job else None)
+            if name is None:
+                raise InputError("give --job for a new session, or --session NAME to resume one")
+            engine = LazyEngine(lambda: open_engine(get_settings(), say=say))
+            with engine:
+                service = AnalysisService(engine, database)  # type: ignore[arg-type]
+                talk = ChatSession(service, checkpointer, name, out or Path(f"chat-{name}"))
+                posting = load_job(job) if job else None
+                found = collect_candidates(candidates) if candidates else None
+                if found is not None:
+                    for failure in found.failed:
+                        say(f"skipped {failure.source}: {failure.reason}")
+                if talk.exists():
+                    if posting is not None:
+                        talk.check_job(posting)
+                    added = talk.add_candidates(found) if found else 0
+                    held = talk.state
+                    say(
+                        f"Resumed session {name!r}: {held['job']['title']}, "
+                        f"{len(held.get('candidates', {}))} candidates"
+                        + (f" ({added} new)" if added else "")
+                        + f", {len(held.get('messages', [])) // 2} earlier messages."
+                    )
+                else:
+                    if posting is None:
+                        raise InputError(f"no session {name!r} yet: give --job to start it")
+                    if found is None or not found.candidates:
+                        raise InputError("a new session needs --candidates")
+                    requirements = posting.requirements
+                    if posting.requirements_source == "prose":
+                        requirements = service.requirements(posting)
+                    talk.start(posting, found, requirements)
+                    say(
+                        f"Session {name!r}: {posting.title}, {len(found.candidates)} "
+                        "candidates. /help lists what you can ask."
+                    )
+                if sys.stdin.isatty():
+                    _interactive(talk, verbose)
+                else:
+                    _scripted(talk, verbose)
+                say(GOODBYE.format(name=name))
+
+
+def _print_sessions(checkpointer: object, names: list[str]) -> None:
+    if not names:
+        typer.echo("No chat sessions yet. Start one with `hiring-assistant chat --job JOB ...`.")
+        return
+    for name in names:
+        typer.echo(name)
+
+
+def _scripted(talk: ChatSession, verbose: bool) -> None:
+    console = Console(width=120, highlight=False)
+    for line in sys.stdin:
+        message = line.strip()
+        if not message:
+            continue
+        console.print(f"> {message}", markup=False)
+        _show(console, talk.send(message), verbose)
+
+
+def _interactive(talk: ChatSession, verbose: bool) -> None:
+    from prompt_toolkit import PromptSession
+    from prompt_toolkit.history import FileHistory
+
+    history = data_dir(get_settings()) / "chat_history"
+    history.parent.mkdir(parents=True, exist_ok=True)
+    prompt: PromptSession[str] = PromptSession(history=FileHistory(str(history)))
+    console = Console(highlight=False)
+    while True:
+        try:
+            message = prompt.prompt(f"{talk.name}> ").strip()
+        except KeyboardInterrupt:
+            continue  # Ctrl-C at the prompt clears the line
+        except EOFError:
+            return  # Ctrl-D leaves
+        if not message:
+            continue
+        try:
+            with console.status("working…"):
+                turn = talk.send(message)
+        except KeyboardInterrupt:
+            console.print("(cancelled)")
+            continue
+        _show(console, turn, verbose)
+
+
+def _show(console: Console, turn: Turn, verbose: bool) -> None:
+    reply = turn.reply
+    if reply.get("text"):
+        console.print(reply["text"], markup=False)
+    rows = reply.get("table") or []
+    if rows:
+        table = Table(box=None, pad_edge=False)
+        columns = list(dict.fromkeys(key for row in rows for key in row))
+        for column in columns:
+            table.add_column(column, overflow="fold", max_width=60)
+        for row in rows:
+            table.add_row(*(str(row.get(column, "")) for column in columns))
+        console.print(table)
+    if verbose:
+        console.print(f"({turn.analyzed} analyses run, {turn.seconds:.1f} s)", style="dim")
