@@ -22,6 +22,7 @@ class Turn:
     reply: Reply
     analyzed: int
     seconds: float
+    speed: dict[str, float]
 
 
 class ChatSession:
@@ -78,4 +79,10 @@ class ChatSession:
     def send(self, message: str) -> Turn:
         started = time.perf_counter()
         final = self._graph.invoke({"message": message}, self._config, context=self._context)
-        return Turn(final.get("reply", {}), final.get("analyzed", 0), time.perf_counter() - started)
+        analyzed = final.get("analyzed", 0)
+        return Turn(
+            final.get("reply", {}),
+            analyzed,
+            time.perf_counter() - started,
+            final.get("speed", {}) if analyzed else {},
+        )

@@ -30,3 +30,4 @@ class ChatState(TypedDict, total=False):
     action: Action
     reply: Reply
     analyzed: int  # analyses run this turn (0 when answered from memory)
+    speed: dict[str, float]  # their mean TPOT and draft acceptance

@@ -70,16 +70,28 @@ def ensure_analyses(state: ChatState, ctx: ChatContext, ids: list[str]) -> tuple
     job = JobPosting.model_validate(state["job"])
     profiles = [CandidateProfile.model_validate(state["candidates"][cid]) for cid in missing]
     outcomes = ctx.service.analyze_many(job, profiles, requirements=requirements)
-    failed = []
+    failed, reports = [], []
     for profile, outcome in zip(profiles, outcomes, strict=True):
         if isinstance(outcome, MatchReport):
             saved = ctx.service.save(job, profile, outcome)
             known.setdefault(profile.id, {})[current] = saved.analysis_id
+            reports.append(outcome)
         else:
             failed.append(f"{profile.id}: {outcome}")
     if failed and len(failed) == len(missing):
         raise InputError("no analysis could be made: " + "; ".join(failed[:3]))
-    return {"analyses": known}, len(missing) - len(failed)
+    return {"analyses": known, "speed": _speed(reports)}, len(reports)
+
+
+def _speed(reports: list[MatchReport]) -> dict[str, float]:
+    """Mean time per output token and draft acceptance of the analyses just run."""
+    tpot = [r.metrics.get("tpot_ms") or 0.0 for r in reports]
+    accepted = [(r.metrics.get("speculation") or {}).get("acceptance_rate") for r in reports]
+    rates = [a for a in accepted if isinstance(a, int | float)]
+    return {
+        "tpot_ms": round(sum(tpot) / len(tpot), 1) if tpot else 0.0,
+        "acceptance": round(sum(rates) / len(rates), 3) if rates else 0.0,
+    }
 
 
 def analysis_of(state: ChatState, cid: str) -> int | None:

@@ -156,4 +156,10 @@ def _show(console: Console, turn: Turn, verbose: bool) -> None:
             table.add_row(*(str(row.get(column, "")) for column in columns))
         console.print(table)
     if verbose:
-        console.print(f"({turn.analyzed} analyses run, {turn.seconds:.1f} s)", style="dim")
+        speed = ""
+        if turn.speed:
+            speed = (
+                f", TPOT {turn.speed['tpot_ms']:.1f} ms, "
+                f"draft acceptance {100 * turn.speed['acceptance']:.0f}%"
+            )
+        console.print(f"({turn.analyzed} analyses run, {turn.seconds:.1f} s{speed})", style="dim")

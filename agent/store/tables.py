@@ -138,36 +138,6 @@ class BatchItem(Base):
     candidate: Mapped[Candidate | None] = relationship()
 
 
-class ChatSession(Base):
-    """A recruiter chat session; its messages, in order."""
-
-    __tablename__ = "chat_sessions"
-
-    id: Mapped[str] = mapped_column(String(36), primary_key=True)
-    job_id: Mapped[int | None] = mapped_column(ForeignKey("jobs.id", ondelete="SET NULL"))
-    title: Mapped[str | None] = mapped_column(String(300))
-    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utc_now)
-    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utc_now)
-
-    messages: Mapped[list[ChatMessage]] = relationship(
-        back_populates="session", cascade="all, delete-orphan", order_by="ChatMessage.id"
-    )
-
-
-class ChatMessage(Base):
-    __tablename__ = "chat_messages"
-
-    id: Mapped[int] = mapped_column(primary_key=True)
-    session_id: Mapped[str] = mapped_column(
-        ForeignKey("chat_sessions.id", ondelete="CASCADE"), index=True
-    )
-    role: Mapped[str] = mapped_column(String(16))
-    content: Mapped[str] = mapped_column(Text)
-    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utc_now)
-
-    session: Mapped[ChatSession] = relationship(back_populates="messages")
-
-
 class AuditEvent(Base):
     """Append-only log (database triggers refuse UPDATE and DELETE). No personal data in it."""
 

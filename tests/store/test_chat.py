@@ -79,10 +79,12 @@ def test_rank_then_why_from_memory_then_a_new_requirement(
     first = _chat(
         database_url, "/rank\n", "--job", str(job_path("job_008")),
         "--candidates", str(folder), "--session", "s1", "--out", str(tmp_path / "out"),
+        "--verbose",
     )  # fmt: skip
     assert first.exit_code == 0, first.output
     assert "Session 's1': Django Developer, 3 candidates" in first.output
     assert "Analyzed 3. 3 candidates, ranked by score" in first.output
+    assert "(3 analyses run, " in first.output and "draft acceptance" in first.output
     order = _ranked(first.output)
     assert sorted(order) == sorted(CANDIDATES) and order[-1] == "cand_001"
     assert "Session saved. Resume it with --session s1." in first.output

@@ -10,9 +10,9 @@ import pytest
 from sqlalchemy import delete, func, select, text, update
 from sqlalchemy.exc import DBAPIError
 
-from agent.store import batches, chats
+from agent.store import batches
 from agent.store import repository as repo
-from agent.store.tables import Analysis, AuditEvent, BatchItem, Candidate, ChatSession, Job
+from agent.store.tables import Analysis, AuditEvent, BatchItem, Candidate, Job
 from serving.config import SpeculationConfig
 from tests.store.conftest import make_report
 
@@ -231,17 +231,6 @@ def test_a_dead_workers_item_is_taken_back_when_its_lease_runs_out(database, rep
     assert _count(database, AuditEvent, event="batch_item_reclaimed") == 1
     with database.session() as session:  # done is done: never claimed again
         assert batches.claim_batch_item(session, run_id=run_id, worker="w3") is None
-
-
-def test_chat_messages_are_kept_in_order(database):
-    with database.session() as session:
-        chat = chats.start_chat_session(session, title="Django shortlist")
-        for index in range(3):
-            chats.add_chat_message(session, chat_id=chat.id, role="user", content=f"q{index}")
-        chat_id = chat.id
-    with database.session() as session:
-        chat = session.get(ChatSession, chat_id)
-        assert [m.content for m in chat.messages] == ["q0", "q1", "q2"]
 
 
 def test_different_candidates_are_different_rows(database, report, job, candidate):
