@@ -23,7 +23,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from agent.api.auth import require_key
 from agent.api.context import ApiContext
-from agent.api.routes import admin, analyses, batches, greenhouse, health
+from agent.api.routes import admin, analyses, batches, chat, greenhouse, health
 from agent.api.settings import ApiSettings
 from agent.api.tasks import QueueFull
 from agent.assistant import HiringAssistant
@@ -153,6 +153,7 @@ def create_app(assistant: HiringAssistant, settings: ApiSettings | None = None) 
     app.include_router(analyses.router, dependencies=keyed)
     app.include_router(batches.router, dependencies=keyed)
     app.include_router(admin.router, dependencies=keyed)
+    app.include_router(chat.router, dependencies=keyed)
     app.include_router(greenhouse.router)  # authenticated by Greenhouse's signature
     app.include_router(health.router)
     _install_handlers(app)

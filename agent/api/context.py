@@ -4,6 +4,7 @@ webhooks, and the batches this process is working."""
 from __future__ import annotations
 
 import time
+from contextlib import ExitStack
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -16,6 +17,7 @@ from agent.api.tasks import Task, TaskQueue
 from agent.api.webhooks import Notifier
 from agent.assistant import HiringAssistant
 from agent.batch.service import RunState
+from agent.chat.memory import open_checkpointer
 
 if TYPE_CHECKING:
     from agent.ats.greenhouse import GreenhouseClient
@@ -29,6 +31,8 @@ class ApiContext:
     metrics: ApiMetrics = field(init=False)
     notifier: Notifier = field(init=False)
     batches: BatchRunner = field(init=False)
+    checkpointer: Any = field(init=False)
+    _resources: ExitStack = field(default_factory=ExitStack)
 
     def __post_init__(self) -> None:
         self.queue = TaskQueue(
@@ -47,6 +51,8 @@ class ApiContext:
             timeout_s=self.settings.webhook_timeout_s,
         )
         self.batches = BatchRunner(self.assistant, self._batch_finished)
+        url = self.assistant.database.url.render_as_string(hide_password=False)
+        self.checkpointer = self._resources.enter_context(open_checkpointer(url))
 
     def _batch_finished(self, state: RunState) -> None:
         self.notifier.notify(
@@ -92,6 +98,7 @@ class ApiContext:
         self.queue.close()
         self.batches.close()
         self.notifier.close()
+        self._resources.close()
 
 
 def context_of(request: Request) -> ApiContext:

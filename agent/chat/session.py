@@ -63,7 +63,7 @@ class ChatSession:
         if content_hash(held["text"]) != content_hash(job.text):
             raise InputError(
                 f"session {self.name!r} is about {held['title']!r}; "
-                "use another --session for this job (or leave --job out to resume it)"
+                "use another session name for this job, or leave the job out to resume it"
             )
 
     def add_candidates(self, candidates: CandidateSet) -> int:
@@ -86,3 +86,36 @@ class ChatSession:
             time.perf_counter() - started,
             final.get("speed", {}) if analyzed else {},
         )
+
+
+def open_session(
+    talk: ChatSession,
+    service: AnalysisService,
+    job: JobPosting | None,
+    candidates: CandidateSet | None,
+) -> str:
+    """Resume the session (adding new candidates) or start it; returns a line saying which.
+    InputError when a new session lacks its job or candidates, or the job is another one."""
+    if talk.exists():
+        if job is not None:
+            talk.check_job(job)
+        added = talk.add_candidates(candidates) if candidates else 0
+        held = talk.state
+        return (
+            f"Resumed session {talk.name!r}: {held['job']['title']}, "
+            f"{len(held.get('candidates', {}))} candidates"
+            + (f" ({added} new)" if added else "")
+            + f", {len(held.get('messages', [])) // 2} earlier messages."
+        )
+    if job is None:
+        raise InputError(f"no session {talk.name!r} yet: give the job to start it")
+    if candidates is None or not candidates.candidates:
+        raise InputError("a new session needs candidates")
+    requirements = job.requirements
+    if job.requirements_source == "prose":
+        requirements = service.requirements(job)
+    talk.start(job, candidates, requirements)
+    return (
+        f"Session {talk.name!r}: {job.title}, {len(candidates.candidates)} candidates. "
+        "/help lists what you can ask."
+    )

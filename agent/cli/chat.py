@@ -41,7 +41,7 @@ def chat(
     current answer, Ctrl-D leaves. Otherwise one message per input line."""
     from agent.batch.sources import collect_candidates
     from agent.chat.memory import open_checkpointer, session_names
-    from agent.chat.session import ChatSession
+    from agent.chat.session import ChatSession, open_session
     from agent.errors import InputError
     from agent.ingest.files import load_job
     from agent.service import AnalysisService
@@ -67,30 +67,7 @@ def chat(
                 if found is not None:
                     for failure in found.failed:
                         say(f"skipped {failure.source}: {failure.reason}")
-                if talk.exists():
-                    if posting is not None:
-                        talk.check_job(posting)
-                    added = talk.add_candidates(found) if found else 0
-                    held = talk.state
-                    say(
-                        f"Resumed session {name!r}: {held['job']['title']}, "
-                        f"{len(held.get('candidates', {}))} candidates"
-                        + (f" ({added} new)" if added else "")
-                        + f", {len(held.get('messages', [])) // 2} earlier messages."
-                    )
-                else:
-                    if posting is None:
-                        raise InputError(f"no session {name!r} yet: give --job to start it")
-                    if found is None or not found.candidates:
-                        raise InputError("a new session needs --candidates")
-                    requirements = posting.requirements
-                    if posting.requirements_source == "prose":
-                        requirements = service.requirements(posting)
-                    talk.start(posting, found, requirements)
-                    say(
-                        f"Session {name!r}: {posting.title}, {len(found.candidates)} "
-                        "candidates. /help lists what you can ask."
-                    )
+                say(open_session(talk, service, posting, found))
                 if sys.stdin.isatty():
                     _interactive(talk, verbose)
                 else:
