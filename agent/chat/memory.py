@@ -56,3 +56,16 @@ def session_names(checkpointer: Any) -> list[str]:
         if stamp > latest.get(thread, ""):
             latest[thread] = stamp
     return sorted(latest, key=lambda t: latest[t], reverse=True)
+
+
+def session_summary(checkpointer: Any, name: str) -> dict[str, Any]:
+    """What ``chat --list`` shows of a session: its role, candidates, messages, last change."""
+    found = checkpointer.get_tuple({"configurable": {"thread_id": name}})
+    values = found.checkpoint.get("channel_values", {}) if found else {}
+    return {
+        "session": name,
+        "role": (values.get("job") or {}).get("title", ""),
+        "candidates": len(values.get("candidates") or {}),
+        "messages": len(values.get("messages") or []) // 2,
+        "updated": (found.checkpoint.get("ts", "") if found else "")[:16].replace("T", " "),
+    }

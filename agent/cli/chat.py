@@ -76,11 +76,16 @@ def chat(
 
 
 def _print_sessions(checkpointer: object, names: list[str]) -> None:
+    from agent.chat.memory import session_summary
+
     if not names:
         typer.echo("No chat sessions yet. Start one with `hiring-assistant chat --job JOB ...`.")
         return
+    table = Table("session", "role", "candidates", "messages", "last change (UTC)", box=None)
     for name in names:
-        typer.echo(name)
+        row = session_summary(checkpointer, name)
+        table.add_row(*(str(value) for value in row.values()))
+    Console(width=120).print(table)
 
 
 def _scripted(talk: ChatSession, verbose: bool) -> None:

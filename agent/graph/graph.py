@@ -18,7 +18,10 @@ ENGINE_RETRY = RetryPolicy(max_attempts=3, initial_interval=0.5, retry_on=Transi
 
 
 def build_graph(*, generate: bool = True) -> Any:
-    """The analysis graph; with ``generate=False`` it stops once the request is rendered."""
+    """The analysis graph; with ``generate=False`` it stops once the request is rendered.
+
+    It never checkpoints (``checkpointer=False``): run inside the chat graph's node it would
+    otherwise inherit the chat's checkpointer and store every profile and request there."""
     builder = StateGraph(AnalysisState, context_schema=AnalysisContext)
     builder.add_node("normalize", nodes.normalize)
     builder.add_node("requirements", nodes.requirements)
@@ -28,7 +31,7 @@ def build_graph(*, generate: bool = True) -> Any:
     builder.add_edge("requirements", "render")
     if not generate:
         builder.add_edge("render", END)
-        return builder.compile()
+        return builder.compile(checkpointer=False)
     builder.add_node("generate", nodes.generate, retry_policy=ENGINE_RETRY)
     builder.add_node("validate", nodes.validate)
     builder.add_node("repair", nodes.repair)
@@ -40,4 +43,4 @@ def build_graph(*, generate: bool = True) -> Any:
     builder.add_edge("repair", "generate")
     builder.add_edge("fail", END)
     builder.add_edge("score", END)
-    return builder.compile()
+    return builder.compile(checkpointer=False)

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from agent.chat.memory import open_checkpointer, session_names
 from agent.cli.app import app
 from serving.engine import GenerationRequest
 from serving.fake_engine import ScriptedEngine
@@ -116,6 +117,10 @@ def test_rank_then_why_from_memory_then_a_new_requirement(
         if line.strip()[:1].isdigit() and "cand_" in line
     }
     assert before != after  # nobody shows Kubernetes: the must-have changes every score
+    with open_checkpointer(database_url) as checkpointer:
+        held = checkpointer.get_tuple({"configurable": {"thread_id": "s1"}}).checkpoint
+        json.dumps(held["channel_values"])  # plain JSON: no analysis state leaked in
+        assert session_names(checkpointer) == ["s1"]
 
 
 def test_plain_words_are_routed_to_an_action(database, database_url, folder, engine_starts):
@@ -151,7 +156,8 @@ def test_bad_commands_answer_in_one_line_and_sessions_are_listed(
         assert expected in result.output
     assert engine_starts == []  # nothing needed the model
     listed = runner.invoke(app, ["chat", "--list"], env={"DATABASE_URL": database_url})
-    assert "oops" in listed.output
+    row = next(line for line in listed.output.splitlines() if line.split()[:1] == ["oops"])
+    assert row.split()[1:5] == ["Django", "Developer", "3", "4"]  # role, candidates, messages
     other_job = _chat(database_url, "", "--job", str(job_path("job_014")), "--session", "oops")
     assert other_job.exit_code == 2
     assert "session 'oops' is about 'Django Developer'" in other_job.output
