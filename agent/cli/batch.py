@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 import signal
-import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -16,6 +15,7 @@ import typer
 
 from agent.cli.options import start_engine, with_speculation
 from agent.cli.output import friendly_errors, say
+from agent.cli.terminal import CtrlCAsKey
 from serving.config import get_settings
 
 if TYPE_CHECKING:
@@ -284,13 +284,14 @@ def _stop_on_signals() -> Iterator[list[BatchWorker]]:
     """
     workers: list[BatchWorker] = []
     presses = 0
+    keys = CtrlCAsKey(lambda: stop())
 
     def stop(*_: object) -> None:
         nonlocal presses
         presses += 1
         if presses > 1:
             _notice("Quitting now; the analyses in flight will be redone by the next run.")
-            _restore_terminal()
+            keys.restore()
             os._exit(130)
         _notice("Stopping after the analyses in flight are saved (Ctrl-C again to quit now)…")
         for worker in workers:
@@ -300,16 +301,14 @@ def _stop_on_signals() -> Iterator[list[BatchWorker]]:
         yield workers
         return
     previous = {sig: signal.signal(sig, stop) for sig in (signal.SIGINT, signal.SIGTERM)}
-    _read_ctrl_c_as_key(stop)
     try:
-        yield workers
+        with keys:
+            yield workers
     finally:
-        _restore_terminal()
         for sig, old in previous.items():
             signal.signal(sig, old)
 
 
-_saved_terminal: list[Any] = []
 _live: list[Any] = []  # the progress display's console while it is shown
 
 
@@ -319,44 +318,6 @@ def _notice(message: str) -> None:
         _live[0].print(message)
     else:
         say(message)
-
-
-def _read_ctrl_c_as_key(on_ctrl_c: Any) -> None:
-    """On a terminal: turn off its signal keys and watch standard input for Ctrl-C."""
-    if not sys.stdin.isatty():
-        return
-    import termios
-
-    fd = sys.stdin.fileno()
-    if os.tcgetpgrp(fd) != os.getpgrp():  # in the background (`&`): the terminal is not ours
-        return
-    saved = termios.tcgetattr(fd)
-    quiet = termios.tcgetattr(fd)
-    quiet[3] &= ~(termios.ISIG | termios.ICANON | termios.ECHO)
-    termios.tcsetattr(fd, termios.TCSANOW, quiet)
-    _saved_terminal[:] = [fd, saved]
-
-    def watch() -> None:
-        while _saved_terminal:
-            try:
-                key = os.read(fd, 1)
-            except OSError:
-                return
-            if not key:
-                return
-            if key == b"\x03":
-                on_ctrl_c()
-
-    threading.Thread(target=watch, name="ctrl-c", daemon=True).start()
-
-
-def _restore_terminal() -> None:
-    if _saved_terminal:
-        import termios
-
-        fd, saved = _saved_terminal
-        _saved_terminal.clear()
-        termios.tcsetattr(fd, termios.TCSANOW, saved)
 
 
 @contextmanager

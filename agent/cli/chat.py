@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import signal
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
@@ -11,6 +13,7 @@ from rich.console import Console
 from rich.table import Table
 
 from agent.cli.output import friendly_errors, say
+from agent.cli.terminal import CtrlCAsKey
 from serving.config import data_dir, get_settings
 
 if TYPE_CHECKING:
@@ -115,9 +118,10 @@ def _interactive(talk: ChatSession, verbose: bool) -> None:
             return  # Ctrl-D leaves
         if not message:
             continue
-        try:
-            with console.status("working…"):
-                turn = talk.send(message)
+        try:  # Ctrl-C cancels this answer; read as a key so vLLM's processes never see it
+            with CtrlCAsKey(lambda: os.kill(os.getpid(), signal.SIGINT)):
+                with console.status("working… (Ctrl-C cancels)"):
+                    turn = talk.send(message)
         except KeyboardInterrupt:
             console.print("(cancelled)")
             continue
