@@ -119,9 +119,9 @@ def _interactive(talk: ChatSession, verbose: bool) -> None:
         if not message:
             continue
         try:  # Ctrl-C cancels this answer; read as a key so vLLM's processes never see it
-            with CtrlCAsKey(lambda: os.kill(os.getpid(), signal.SIGINT)):
-                with console.status("working… (Ctrl-C cancels)"):
-                    turn = talk.send(message)
+            cancel = CtrlCAsKey(lambda: os.kill(os.getpid(), signal.SIGINT))
+            with cancel, console.status("working… (Ctrl-C cancels)"):
+                turn = talk.send(message)
         except KeyboardInterrupt:
             console.print("(cancelled)")
             continue
