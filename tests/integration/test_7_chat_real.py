@@ -1,8 +1,9 @@
 """The chat on the real engine, driven in tmux as a person would: type, read the screen.
 
-A session ranks three candidates (the engine starts on that first need), answers a question
-in plain words (the embedded model routes it), and is left with Ctrl-D; a second process
-resumes it from memory and answers /why without starting the engine."""
+A session ranks three candidates (the engine starts on that first need), has an answer
+cancelled with Ctrl-C, answers a question in plain words (the embedded model routes it, so the
+engine survived the Ctrl-C), and is left with Ctrl-D; a second process resumes it from memory and
+answers /why without starting the engine. The new requirement was cancelled: not in memory."""
 
 from __future__ import annotations
 
@@ -64,6 +65,15 @@ def test_a_chat_in_a_terminal_then_resumed_from_memory(engines, tmp_path):
         assert "Analyzed 3." in screen and "(3 analyses run" in screen
         ranked = [line.split()[1] for line in screen.splitlines() if line[:2].strip().isdigit()]
         assert sorted(ranked) == sorted(CANDIDATES)
+        # Ctrl-C cancels an answer in progress, and vLLM's processes live on: the next
+        # message needs the model (routing plain words) and gets its answer
+        subprocess.run(
+            ["tmux", "send-keys", "-t", name, "/require Kubernetes in production", "Enter"],
+            check=True,
+        )
+        time.sleep(5)
+        subprocess.run(["tmux", "send-keys", "-t", name, "C-c"], check=True)
+        _wait_for(name, "(cancelled)", 60)
         subprocess.run(
             ["tmux", "send-keys", "-t", name, "why is cand_001 ranked lower?", "Enter"], check=True
         )
@@ -93,3 +103,4 @@ def test_a_chat_in_a_terminal_then_resumed_from_memory(engines, tmp_path):
         line.split('— "', 1)[1].rstrip('"') for line in resumed.stdout.splitlines() if '— "' in line
     ]
     assert quotes and all(q in candidate_path("cand_033").read_text() for q in quotes)
+    assert "Kubernetes" not in resumed.stdout
