@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -27,12 +28,17 @@ class Turn:
 
 class ChatSession:
     def __init__(
-        self, service: AnalysisService, checkpointer: Any, name: str, out_dir: Path
+        self,
+        service: AnalysisService,
+        checkpointer: Any,
+        name: str,
+        out_dir: Path,
+        progress: Callable[[str], None] | None = None,
     ) -> None:
         self.name = name
         self._graph = build_chat_graph(checkpointer)
         self._config = {"configurable": {"thread_id": name}}
-        self._context = ChatContext(service=service, out_dir=out_dir)
+        self._context = ChatContext(service=service, out_dir=out_dir, progress=progress)
 
     @property
     def state(self) -> ChatState:

@@ -4,6 +4,7 @@ role as it stands (new candidate, or the requirements changed)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -30,6 +31,7 @@ Updates = dict[str, Any]
 class ChatContext:
     service: AnalysisService
     out_dir: Path
+    progress: Callable[[str], None] | None = None  # a line for long work (analyses)
 
 
 def requirements_of(state: ChatState) -> list[Requirement]:
@@ -69,6 +71,8 @@ def ensure_analyses(state: ChatState, ctx: ChatContext, ids: list[str]) -> tuple
         return {}, 0
     job = JobPosting.model_validate(state["job"])
     profiles = [CandidateProfile.model_validate(state["candidates"][cid]) for cid in missing]
+    if ctx.progress is not None:
+        ctx.progress(f"analyzing {len(missing)} candidate(s) against the role…")
     outcomes = ctx.service.analyze_many(job, profiles, requirements=requirements)
     failed, reports = [], []
     for profile, outcome in zip(profiles, outcomes, strict=True):
@@ -304,8 +308,27 @@ def _report_page(state: ChatState, entries: list[Entry]) -> str:
         job=JobPosting.model_validate(state["job"]),
         entries=entries,
         counts={"done": sum(1 for e in entries if e.report is not None)},
+        speed=_page_speed([e.report for e in entries if e.report is not None]),
     )
     return render_report_html(view)
+
+
+def _page_speed(reports: list[MatchReport]) -> dict[str, float | None]:
+    """The report page's speed figures, from each report's own metrics."""
+
+    def mean(values: list[float]) -> float | None:
+        return round(sum(values) / len(values), 3) if values else None
+
+    spec = [r.metrics.get("speculation") or {} for r in reports]
+    return {
+        "analyses": len(reports),
+        "mean_e2e_s": mean([r.metrics["e2e_s"] for r in reports if r.metrics.get("e2e_s")]),
+        "mean_tpot_ms": mean([r.metrics["tpot_ms"] for r in reports if r.metrics.get("tpot_ms")]),
+        "mean_acceptance_rate": mean(
+            [s["acceptance_rate"] for s in spec if s.get("acceptance_rate") is not None]
+        ),
+        "analyses_per_minute": None,  # a chat's analyses come turn by turn: no pace
+    }
 
 
 def forget(state: ChatState, ctx: ChatContext, args: dict[str, Any]) -> tuple[Reply, Updates, int]:

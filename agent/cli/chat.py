@@ -6,7 +6,7 @@ import os
 import signal
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.console import Console
@@ -64,7 +64,9 @@ def chat(
             engine = LazyEngine(lambda: open_engine(get_settings(), say=say))
             with engine:
                 service = AnalysisService(engine, database)  # type: ignore[arg-type]
-                talk = ChatSession(service, checkpointer, name, out or Path(f"chat-{name}"))
+                talk = ChatSession(
+                    service, checkpointer, name, out or Path(f"chat-{name}"), progress=_progress
+                )
                 posting = load_job(job) if job else None
                 found = collect_candidates(candidates) if candidates else None
                 if found is not None:
@@ -76,6 +78,17 @@ def chat(
                 else:
                     _scripted(talk, verbose)
                 say(GOODBYE.format(name=name))
+
+
+_status: list[Any] = []  # the spinner of the answer in progress, on a terminal
+
+
+def _progress(line: str) -> None:
+    """Long work's progress: on the spinner on a terminal, else a line on stderr."""
+    if _status:
+        _status[0].update(f"{line} (Ctrl-C cancels)")
+    else:
+        say(line)
 
 
 def _print_sessions(checkpointer: object, names: list[str]) -> None:
@@ -98,7 +111,9 @@ def _scripted(talk: ChatSession, verbose: bool) -> None:
         if not message:
             continue
         console.print(f"> {message}", markup=False)
-        _show(console, talk.send(message), verbose)
+        turn = _answer(talk, message)
+        if turn is not None:
+            _show(console, turn, verbose)
 
 
 def _interactive(talk: ChatSession, verbose: bool) -> None:
@@ -120,12 +135,31 @@ def _interactive(talk: ChatSession, verbose: bool) -> None:
             continue
         try:  # Ctrl-C cancels this answer; read as a key so vLLM's processes never see it
             cancel = CtrlCAsKey(lambda: os.kill(os.getpid(), signal.SIGINT))
-            with cancel, console.status("working… (Ctrl-C cancels)"):
-                turn = talk.send(message)
+            with cancel, console.status("working… (Ctrl-C cancels)") as status:
+                _status[:] = [status]
+                turn = _answer(talk, message)
+            _status.clear()
         except KeyboardInterrupt:
+            _status.clear()
             console.print("(cancelled)")
             continue
-        _show(console, turn, verbose)
+        if turn is not None:
+            _show(console, turn, verbose)
+
+
+def _answer(talk: ChatSession, message: str) -> Turn | None:
+    """The turn, or None after one line saying it failed: a failure the product does not know
+    (a bug) ends this answer, not the session; its traceback goes to the log for a report."""
+    import logging
+
+    try:
+        return talk.send(message)
+    except (KeyboardInterrupt, SystemExit):
+        raise
+    except Exception as exc:
+        logging.getLogger("hiring_assistant.chat").debug("turn failed", exc_info=exc)
+        say(f"error: this answer failed ({type(exc).__name__}: {exc}); the session is kept")
+        return None
 
 
 def _show(console: Console, turn: Turn, verbose: bool) -> None:

@@ -14,6 +14,7 @@ import pytest
 from typer.testing import CliRunner
 
 from agent.chat.memory import open_checkpointer, session_names
+from agent.chat.tools import TOOLS
 from agent.cli.app import app
 from serving.engine import GenerationRequest
 from serving.fake_engine import ScriptedEngine
@@ -102,7 +103,11 @@ def test_rank_then_why_from_memory_then_a_new_requirement(
     assert quoted and all(q in candidate_path("cand_001").read_text() for q in quoted)
     assert len(engine_starts) == 1  # the second process answered from memory: no engine
 
-    third = _chat(database_url, "/require Kubernetes in production\n/rank\n", "--session", "s1")
+    third = _chat(
+        database_url,
+        "/require Kubernetes in production\n/rank\n/export html\n/export csv\n",
+        "--session", "s1", "--out", str(tmp_path / "out"),
+    )  # fmt: skip
     assert third.exit_code == 0, third.output
     assert "Added R9 (must-have): Kubernetes in production. Re-ranked: Analyzed 3." in third.output
     assert len(engine_starts) == 2 and len(engine_starts[1].history) == 3
@@ -117,6 +122,10 @@ def test_rank_then_why_from_memory_then_a_new_requirement(
         if line.strip()[:1].isdigit() and "cand_" in line
     }
     assert before != after  # nobody shows Kubernetes: the must-have changes every score
+    page = (tmp_path / "out" / "report.html").read_text()
+    assert all(f"<b>{cid}</b>" in page for cid in CANDIDATES) and "Kubernetes" in page
+    shortlist = (tmp_path / "out" / "shortlist.csv").read_text().splitlines()
+    assert len(shortlist) == 4 and shortlist[0].startswith("rank,candidate_id")
     with open_checkpointer(database_url) as checkpointer:
         held = checkpointer.get_tuple({"configurable": {"thread_id": "s1"}}).checkpoint
         json.dumps(held["channel_values"])  # plain JSON: no analysis state leaked in
@@ -178,3 +187,20 @@ def test_a_killed_session_comes_back_with_its_notes_and_analyses(database_url, f
     assert "Analyzed" not in back.output  # the analyses made before the kill are reused
     saved = json.loads(killed.stdout.splitlines()[-1])
     assert _ranked(back.output) == saved
+
+
+def test_a_failing_answer_is_one_line_and_the_session_goes_on(
+    database, database_url, folder, engine_starts, monkeypatch
+):
+    def broken(state, ctx, args):
+        raise RuntimeError("boom")
+
+    monkeypatch.setitem(TOOLS, "rank", broken)
+    result = _chat(
+        database_url, "/rank\n/help\n",
+        "--job", str(job_path("job_008")), "--candidates", str(folder), "--session", "bug",
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    assert "error: this answer failed (RuntimeError: boom); the session is kept" in result.output
+    assert "Traceback" not in result.output
+    assert "Commands (or ask in plain words):" in result.output
