@@ -4,6 +4,7 @@ arguments constrained to the session's real candidate and requirement ids."""
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 from agent.chat.state import Action, ChatState
@@ -40,7 +41,9 @@ def route_message(message: str, state: ChatState, engine: Engine) -> Action:
         messages=render_chat(
             "chat/route", message=message, candidates=candidates, requirements=requirements
         ),
-        json_schema=route_schema(candidates, [r.id for r in requirements]),
+        json_schema=route_schema(
+            _named_in(message, candidates), _named_in(message, [r.id for r in requirements])
+        ),
         max_tokens=MAX_ROUTE_TOKENS,
     )
     try:
@@ -48,6 +51,14 @@ def route_message(message: str, state: ChatState, engine: Engine) -> Action:
     except ValueError:
         return {"name": "help", "args": {}}
     return _action(picked, set(candidates), {r.id for r in requirements})
+
+
+def _named_in(message: str, ids: list[str]) -> list[str]:
+    """The ids the message names, when it names any (the model then picks among those: a
+    small model asked to compare A and B otherwise drifts to a neighbouring id); else all."""
+    words = set(re.findall(r"[\w.-]+", message.lower()))
+    named = [i for i in ids if i.lower() in words]
+    return named or ids
 
 
 def _action(picked: dict[str, Any], candidates: set[str], requirement_ids: set[str]) -> Action:

@@ -144,8 +144,10 @@ def test_plain_words_are_routed_to_an_action(database, database_url, folder, eng
     assert "Commands (or ask in plain words):" in result.output  # nothing fits: help
     routes = [r for r in engine_starts[0].history if "action" in r.json_schema["properties"]]
     assert len(routes) == 3
-    enum = routes[0].json_schema["properties"]["candidate"]["enum"]
-    assert sorted(enum) == sorted([*CANDIDATES, ""])  # only the session's real ids
+    named = routes[0].json_schema["properties"]["candidate"]["enum"]
+    assert named == ["cand_001", ""]  # the message names one: the model picks among those
+    unnamed = routes[1].json_schema["properties"]["candidate"]["enum"]
+    assert sorted(unnamed) == sorted([*CANDIDATES, ""])  # else the session's real ids
 
 
 def test_bad_commands_answer_in_one_line_and_sessions_are_listed(
