@@ -37,6 +37,7 @@ def act(state: ChatState, runtime: Runtime[ChatContext]) -> dict[str, Any]:
         reply, updates, ran = TOOLS[action["name"]](state, runtime.context, action["args"])
     except HiringAssistantError as exc:
         return {"reply": {"text": str(exc)}}
+    runtime.context.check_cancelled()  # a cancelled answer changes nothing in the session
     return {**updates, "reply": reply, "analyzed": ran}
 
 

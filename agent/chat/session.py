@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -82,9 +83,12 @@ class ChatSession:
             )
         return len(new)
 
-    def send(self, message: str) -> Turn:
+    def send(self, message: str, cancelled: threading.Event | None = None) -> Turn:
+        """One exchange. Setting ``cancelled`` while it runs drops its outcome
+        (``TurnCancelled`` is raised instead; the session stays as it was)."""
         started = time.perf_counter()
-        final = self._graph.invoke({"message": message}, self._config, context=self._context)
+        context = replace(self._context, cancelled=cancelled)
+        final = self._graph.invoke({"message": message}, self._config, context=context)
         analyzed = final.get("analyzed", 0)
         return Turn(
             final.get("reply", {}),

@@ -4,6 +4,7 @@ role as it stands (new candidate, or the requirements changed)."""
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -27,11 +28,20 @@ VERDICT_WORDS = {
 Updates = dict[str, Any]
 
 
+class TurnCancelled(Exception):
+    """The recruiter cancelled this answer: its work is dropped, the session is as before."""
+
+
 @dataclass(frozen=True)
 class ChatContext:
     service: AnalysisService
     out_dir: Path
     progress: Callable[[str], None] | None = None  # a line for long work (analyses)
+    cancelled: threading.Event | None = None  # set: drop this turn's outcome
+
+    def check_cancelled(self) -> None:
+        if self.cancelled is not None and self.cancelled.is_set():
+            raise TurnCancelled
 
 
 def requirements_of(state: ChatState) -> list[Requirement]:

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import os
-import signal
+import contextlib
 import sys
+import threading
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -12,6 +12,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from agent.chat.tools import TurnCancelled
 from agent.cli.output import friendly_errors, say
 from agent.cli.terminal import CtrlCAsKey
 from serving.config import data_dir, get_settings
@@ -133,28 +134,46 @@ def _interactive(talk: ChatSession, verbose: bool) -> None:
             return  # Ctrl-D leaves
         if not message:
             continue
-        try:  # Ctrl-C cancels this answer; read as a key so vLLM's processes never see it
-            cancel = CtrlCAsKey(lambda: os.kill(os.getpid(), signal.SIGINT))
-            with cancel, console.status("working… (Ctrl-C cancels)") as status:
-                _status[:] = [status]
-                turn = _answer(talk, message)
-            _status.clear()
-        except KeyboardInterrupt:
-            _status.clear()
+        cancelled = threading.Event()
+        turn = _answer_on_a_thread(console, talk, message, cancelled)
+        if cancelled.is_set():
             console.print("(cancelled)")
             continue
         if turn is not None:
             _show(console, turn, verbose)
 
 
-def _answer(talk: ChatSession, message: str) -> Turn | None:
+def _answer_on_a_thread(
+    console: Console, talk: ChatSession, message: str, cancelled: threading.Event
+) -> Turn | None:
+    """The answer runs on a thread; Ctrl-C, read as a key (so vLLM's processes never see it),
+    sets ``cancelled``: the prompt is back at once and the turn's outcome is dropped."""
+    outcome: list[Turn | None] = []
+
+    def work() -> None:
+        with contextlib.suppress(TurnCancelled):
+            outcome.append(_answer(talk, message, cancelled))
+
+    worker = threading.Thread(target=work, name="chat-turn", daemon=True)
+    with CtrlCAsKey(cancelled.set), console.status("working… (Ctrl-C cancels)") as status:
+        _status[:] = [status]
+        worker.start()
+        while worker.is_alive() and not cancelled.is_set():
+            worker.join(0.1)
+    _status.clear()
+    return outcome[0] if outcome else None
+
+
+def _answer(
+    talk: ChatSession, message: str, cancelled: threading.Event | None = None
+) -> Turn | None:
     """The turn, or None after one line saying it failed: a failure the product does not know
     (a bug) ends this answer, not the session; its traceback goes to the log for a report."""
     import logging
 
     try:
-        return talk.send(message)
-    except (KeyboardInterrupt, SystemExit):
+        return talk.send(message, cancelled)
+    except (KeyboardInterrupt, SystemExit, TurnCancelled):
         raise
     except Exception as exc:
         logging.getLogger("hiring_assistant.chat").debug("turn failed", exc_info=exc)

@@ -206,3 +206,26 @@ def test_a_failing_answer_is_one_line_and_the_session_goes_on(
     assert "error: this answer failed (RuntimeError: boom); the session is kept" in result.output
     assert "Traceback" not in result.output
     assert "Commands (or ask in plain words):" in result.output
+
+
+def test_a_cancelled_answer_leaves_the_session_as_it_was(database, database_url, folder):
+    import threading
+
+    from agent.batch.sources import collect_candidates
+    from agent.chat.session import ChatSession
+    from agent.chat.tools import TurnCancelled
+    from agent.ingest.files import load_job
+    from agent.service import AnalysisService
+
+    service = AnalysisService(ScriptedEngine(responder=respond), database)
+    with open_checkpointer(database_url) as checkpointer:
+        talk = ChatSession(service, checkpointer, "cancel", Path("unused"))
+        job = load_job(job_path("job_008"))
+        talk.start(job, collect_candidates([str(folder)]), job.requirements)
+        cancelled = threading.Event()
+        cancelled.set()
+        with pytest.raises(TurnCancelled):
+            talk.send("/require Kubernetes", cancelled)
+        assert [r["id"] for r in talk.state["requirements"]][-1] == "R8"
+        assert talk.state["messages"] == []
+        assert talk.send("/requirements").reply["text"].endswith("8 requirements.")
