@@ -16,6 +16,7 @@ class LazyEngine:
         self._start = start
         self._engine: Engine | None = None
         self._lock = threading.Lock()
+        self.starting = False  # vLLM is starting (its output goes to the engine log meanwhile)
 
     @property
     def started(self) -> bool:
@@ -24,7 +25,11 @@ class LazyEngine:
     def _get(self) -> Engine:
         with self._lock:
             if self._engine is None:
-                self._engine = self._start()
+                self.starting = True
+                try:
+                    self._engine = self._start()
+                finally:
+                    self.starting = False
             return self._engine
 
     def __getattr__(self, name: str) -> Any:

@@ -42,6 +42,10 @@ class ChatSession:
         self._context = ChatContext(service=service, out_dir=out_dir, progress=progress)
 
     @property
+    def engine(self) -> Any:
+        return self._context.service.engine
+
+    @property
     def state(self) -> ChatState:
         return self._graph.get_state(self._config).values  # type: ignore[return-value]
 

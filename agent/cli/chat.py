@@ -158,10 +158,16 @@ def _answer_on_a_thread(
     with CtrlCAsKey(cancelled.set), console.status("working… (Ctrl-C cancels)") as status:
         _status[:] = [status]
         worker.start()
-        while worker.is_alive() and not cancelled.is_set():
+        # while vLLM starts, this process's output goes to the engine log: a cancel waits
+        # for the start to end, so the prompt and what follows are seen
+        while worker.is_alive() and (not cancelled.is_set() or _engine_starting(talk)):
             worker.join(0.1)
     _status.clear()
     return outcome[0] if outcome else None
+
+
+def _engine_starting(talk: ChatSession) -> bool:
+    return bool(getattr(talk.engine, "starting", False))
 
 
 def _answer(
