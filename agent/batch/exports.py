@@ -46,6 +46,11 @@ class RunView:
     entries: list[Entry]
     counts: dict[str, int]
     speed: dict[str, float | None] = field(default_factory=dict)
+    origin_label: str | None = None  # what made the page, when not a batch run ("chat session")
+
+    @property
+    def origin(self) -> str:
+        return self.origin_label or f"batch run {self.run_id}"
 
 
 def run_view(session: Session, run_id: int) -> RunView:

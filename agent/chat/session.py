@@ -39,7 +39,9 @@ class ChatSession:
         self.name = name
         self._graph = build_chat_graph(checkpointer)
         self._config = {"configurable": {"thread_id": name}}
-        self._context = ChatContext(service=service, out_dir=out_dir, progress=progress)
+        self._context = ChatContext(
+            service=service, out_dir=out_dir, session=name, progress=progress
+        )
 
     @property
     def engine(self) -> Any:

@@ -36,6 +36,7 @@ class TurnCancelled(Exception):
 class ChatContext:
     service: AnalysisService
     out_dir: Path
+    session: str = ""
     progress: Callable[[str], None] | None = None  # a line for long work (analyses)
     cancelled: threading.Event | None = None  # set: drop this turn's outcome
 
@@ -297,11 +298,11 @@ def export(state: ChatState, ctx: ChatContext, args: dict[str, Any]) -> tuple[Re
         target.write_text(shortlist_csv(entries), encoding="utf-8")
     else:
         target = ctx.out_dir / "report.html"
-        target.write_text(_report_page(merged, entries), encoding="utf-8")
+        target.write_text(_report_page(merged, entries, ctx.session), encoding="utf-8")
     return {"text": f"Wrote {target} ({len(entries)} candidates)."}, updates, ran
 
 
-def _report_page(state: ChatState, entries: list[Entry]) -> str:
+def _report_page(state: ChatState, entries: list[Entry], session: str) -> str:
     from datetime import UTC, datetime
 
     from agent.batch.exports import RunView
@@ -310,12 +311,13 @@ def _report_page(state: ChatState, entries: list[Entry]) -> str:
     now = datetime.now(UTC)
     view = RunView(
         run_id=0,
-        name="chat",
+        name=None,
+        origin_label=f"chat session {session}",
         status="finished",
         created_at=now,
         finished_at=now,
         settings={},
-        job=JobPosting.model_validate(state["job"]),
+        job=JobPosting.model_validate({**state["job"], "requirements": state["requirements"]}),
         entries=entries,
         counts={"done": sum(1 for e in entries if e.report is not None)},
         speed=_page_speed([e.report for e in entries if e.report is not None]),

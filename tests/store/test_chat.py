@@ -123,7 +123,9 @@ def test_rank_then_why_from_memory_then_a_new_requirement(
     }
     assert before != after  # nobody shows Kubernetes: the must-have changes every score
     page = (tmp_path / "out" / "report.html").read_text()
-    assert all(f"<b>{cid}</b>" in page for cid in CANDIDATES) and "Kubernetes" in page
+    assert all(f"<b>{cid}</b>" in page for cid in CANDIDATES)
+    assert '<li><span class="rid">R9</span>Kubernetes in production' in page  # as edited
+    assert "Chat session s1" in page and "batch run" not in page
     shortlist = (tmp_path / "out" / "shortlist.csv").read_text().splitlines()
     assert len(shortlist) == 4 and shortlist[0].startswith("rank,candidate_id")
     with open_checkpointer(database_url) as checkpointer:
