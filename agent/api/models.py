@@ -7,6 +7,8 @@ from typing import Annotated, Any, Literal
 from fastapi import Path
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from agent.batch.sources import CandidateSet
+from agent.errors import InputError
 from agent.ingest.coerce import data_id, text_id
 from agent.ingest.inputs import (
     MAX_GIVEN_REQUIREMENTS,
@@ -73,6 +75,19 @@ class CandidateIn(_Strict):
             )
         text = self.text or ""
         return candidate_from_text(text, candidate_id=self.id or text_id(text), where=where)
+
+
+def candidate_set_of(items: list[CandidateIn]) -> CandidateSet:
+    """The request's candidates as a batch or chat takes them: one that cannot be read is
+    listed as failed under its id, a repeat of an earlier text as a duplicate."""
+    found = CandidateSet()
+    for index, item in enumerate(items):
+        where = f"candidates[{index}]"
+        try:
+            found.add(item.profile(where), where)
+        except InputError as exc:
+            found.fail(item.id or where, str(exc))
+    return found
 
 
 class RequirementIn(_Strict):

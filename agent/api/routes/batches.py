@@ -10,11 +10,9 @@ from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import JSONResponse, Response
 
 from agent.api.context import ApiContext, context_of
-from agent.api.models import BatchOut, BatchRequest, RowId, requirements_of
+from agent.api.models import BatchOut, BatchRequest, RowId, candidate_set_of, requirements_of
 from agent.api.routes.analyses import ERRORS
 from agent.batch.service import RunState
-from agent.batch.sources import CandidateSet
-from agent.errors import InputError
 
 router = APIRouter(prefix="/v1/batches", tags=["batches"])
 
@@ -44,13 +42,7 @@ async def create_batch(body: BatchRequest, request: Request) -> JSONResponse:
     Candidates with the same text as an earlier one are analyzed once."""
     ctx = context_of(request)
     job = body.job.posting()
-    candidates = CandidateSet()
-    for index, given_candidate in enumerate(body.candidates):
-        where = f"candidates[{index}]"
-        try:
-            candidates.add(given_candidate.profile(where), where)
-        except InputError as exc:
-            candidates.fail(given_candidate.id or where, str(exc))
+    candidates = candidate_set_of(body.candidates)
     given = requirements_of(body.requirements)
 
     def open_run() -> RunState:

@@ -14,11 +14,15 @@ from fastapi.responses import StreamingResponse
 from pydantic import Field
 
 from agent.api.context import context_of
-from agent.api.models import MAX_BATCH_CANDIDATES, CandidateIn, JobIn, _Strict
+from agent.api.models import (
+    MAX_BATCH_CANDIDATES,
+    CandidateIn,
+    JobIn,
+    _Strict,
+    candidate_set_of,
+)
 from agent.api.routes.analyses import ERRORS
-from agent.batch.sources import CandidateSet
 from agent.chat.session import ChatSession, open_session
-from agent.errors import InputError
 from serving.config import data_dir, get_settings
 
 router = APIRouter(prefix="/v1/chat", tags=["chat"])
@@ -50,15 +54,7 @@ async def post_message(
     out_dir = data_dir(get_settings()) / "chat-exports" / session
     talk = ChatSession(service, ctx.checkpointer, session, out_dir)
     job = body.job.posting() if body.job else None
-    candidates = None
-    if body.candidates:
-        candidates = CandidateSet()
-        for index, given in enumerate(body.candidates):
-            where = f"candidates[{index}]"
-            try:
-                candidates.add(given.profile(where), where)
-            except InputError as exc:
-                candidates.fail(given.id or where, str(exc))
+    candidates = candidate_set_of(body.candidates) if body.candidates else None
     opened = await run_in_threadpool(open_session, talk, service, job, candidates)
 
     async def events() -> AsyncIterator[str]:
