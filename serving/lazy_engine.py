@@ -35,6 +35,12 @@ class LazyEngine:
     def __getattr__(self, name: str) -> Any:
         return getattr(self._get(), name)
 
+    def cancel_pending(self) -> int:
+        """The started engine's ``cancel_pending`` (nothing is pending before the start)."""
+        if self._engine is None:
+            return 0
+        return int(getattr(self._engine, "cancel_pending", lambda: 0)())
+
     def close(self) -> None:
         if self._engine is not None:
             self._engine.close()

@@ -8,6 +8,7 @@ code through ``agenerate``; concurrent requests are batched by vLLM.
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import threading
 from collections.abc import Coroutine
 from typing import Any, Self, TypeVar
@@ -21,6 +22,7 @@ class LoopThreadEngine:
     """Base of ``VLLMEngine`` and ``RemoteEngine``: subclasses implement ``_agenerate``."""
 
     def _start_loop(self, name: str) -> None:
+        self._waiting: set[concurrent.futures.Future[Any]] = set()
         self._loop = asyncio.new_event_loop()
         self._thread = threading.Thread(target=self._loop.run_forever, name=name, daemon=True)
         self._thread.start()
@@ -30,7 +32,22 @@ class LoopThreadEngine:
         if not self._thread.is_alive():
             coro.close()
             raise EngineError("the engine is closed")
-        return asyncio.run_coroutine_threadsafe(coro, self._loop).result()
+        future = asyncio.run_coroutine_threadsafe(coro, self._loop)
+        self._waiting.add(future)
+        try:
+            return future.result()
+        except concurrent.futures.CancelledError:
+            raise EngineError("the request was cancelled") from None
+        finally:
+            self._waiting.discard(future)
+
+    def cancel_pending(self) -> int:
+        """Cancel the requests that callers are waiting for (vLLM aborts them, which frees the
+        engine at once); each waiting caller gets an ``EngineError``. Returns how many."""
+        waiting = list(self._waiting)
+        for future in waiting:
+            future.cancel()
+        return len(waiting)
 
     def _stop_loop(self) -> None:
         if self._thread.is_alive():

@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import sys
 import threading
+import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -21,6 +22,7 @@ if TYPE_CHECKING:
     from agent.chat.session import ChatSession, Turn
 
 GOODBYE = "Session saved. Resume it with --session {name}."
+CANCEL_WAIT_S = 30.0  # how long a cancel waits for the answer's thread to let go of the engine
 
 
 def chat(
@@ -162,8 +164,20 @@ def _answer_on_a_thread(
         # for the start to end, so the prompt and what follows are seen
         while worker.is_alive() and (not cancelled.is_set() or _engine_starting(talk)):
             worker.join(0.1)
+        # a cancel aborts the answer's requests in vLLM, so the engine is free for the next
+        # message at once (and the answer's thread ends: nothing runs on behind the prompt)
+        deadline = time.monotonic() + CANCEL_WAIT_S
+        while worker.is_alive() and time.monotonic() < deadline:
+            _cancel_requests(talk)
+            worker.join(0.1)
     _status.clear()
     return outcome[0] if outcome else None
+
+
+def _cancel_requests(talk: ChatSession) -> None:
+    cancel = getattr(talk.engine, "cancel_pending", None)
+    if cancel is not None:
+        cancel()
 
 
 def _engine_starting(talk: ChatSession) -> bool:
@@ -183,6 +197,8 @@ def _answer(
         raise
     except Exception as exc:
         logging.getLogger("hiring_assistant.chat").debug("turn failed", exc_info=exc)
+        if cancelled is not None and cancelled.is_set():
+            return None  # the cancel aborted its requests: "(cancelled)" says it all
         say(f"error: this answer failed ({type(exc).__name__}: {exc}); the session is kept")
         return None
 
