@@ -15,7 +15,7 @@ from rich.table import Table
 
 from agent.chat.tools import TurnCancelled
 from agent.cli.output import friendly_errors, say
-from agent.cli.terminal import CtrlCAsKey
+from agent.cli.terminal import CtrlCAsKey, keys_as_bytes
 from serving.config import data_dir, get_settings
 
 if TYPE_CHECKING:
@@ -64,7 +64,7 @@ def chat(
             name = session or (job.stem if job else None)
             if name is None:
                 raise InputError("give --job for a new session, or --session NAME to resume one")
-            engine = LazyEngine(lambda: open_engine(get_settings(), say=say))
+            engine = LazyEngine(lambda: open_engine(get_settings(), say=_note))
             with engine:
                 service = AnalysisService(engine, database)  # type: ignore[arg-type]
                 talk = ChatSession(
@@ -90,6 +90,14 @@ def _progress(line: str) -> None:
     """Long work's progress: on the spinner on a terminal, else a line on stderr."""
     if _status:
         _status[0].update(f"{line} (Ctrl-C cancels)")
+    else:
+        say(line)
+
+
+def _note(line: str) -> None:
+    """A line of its own, above the spinner on a terminal (the engine's start notice)."""
+    if _status:
+        _status[0].console.print(line, markup=False, highlight=False)
     else:
         say(line)
 
@@ -127,29 +135,43 @@ def _interactive(talk: ChatSession, verbose: bool) -> None:
     history.parent.mkdir(parents=True, exist_ok=True)
     prompt: PromptSession[str] = PromptSession(history=FileHistory(str(history)))
     console = Console(highlight=False)
+    with keys_as_bytes():
+        _converse(talk, prompt, console, verbose)
+
+
+def _converse(talk: ChatSession, prompt: Any, console: Console, verbose: bool) -> None:
+    typed = ""  # typed while the last answer ran: the next prompt starts with it
     while True:
         try:
-            message = prompt.prompt(f"{talk.name}> ").strip()
+            message = prompt.prompt(f"{talk.name}> ", default=typed).strip()
         except KeyboardInterrupt:
+            typed = ""
             continue  # Ctrl-C at the prompt clears the line
         except EOFError:
             return  # Ctrl-D leaves
         if not message:
             continue
         cancelled = threading.Event()
-        turn = _answer_on_a_thread(console, talk, message, cancelled)
+        keys = CtrlCAsKey(cancelled.set)
+        turn = _answer_on_a_thread(console, talk, message, keys, cancelled)
         if cancelled.is_set():
             console.print("(cancelled)")
-            continue
-        if turn is not None:
+        elif turn is not None:
             _show(console, turn, verbose)
+        typed, leave = keys.typeahead()
+        if leave:
+            return  # Ctrl-D pressed while the answer ran: leave once it is shown
 
 
 def _answer_on_a_thread(
-    console: Console, talk: ChatSession, message: str, cancelled: threading.Event
+    console: Console,
+    talk: ChatSession,
+    message: str,
+    keys: CtrlCAsKey,
+    cancelled: threading.Event,
 ) -> Turn | None:
-    """The answer runs on a thread; Ctrl-C, read as a key (so vLLM's processes never see it),
-    sets ``cancelled``: the prompt is back at once and the turn's outcome is dropped."""
+    """The answer runs on a thread; Ctrl-C, read as a key by ``keys`` (so vLLM's processes
+    never see it), sets ``cancelled``: the prompt is back at once and the outcome dropped."""
     outcome: list[Turn | None] = []
 
     def work() -> None:
@@ -157,7 +179,7 @@ def _answer_on_a_thread(
             outcome.append(_answer(talk, message, cancelled))
 
     worker = threading.Thread(target=work, name="chat-turn", daemon=True)
-    with CtrlCAsKey(cancelled.set), console.status("working… (Ctrl-C cancels)") as status:
+    with keys, console.status("working… (Ctrl-C cancels)") as status:
         _status[:] = [status]
         worker.start()
         # while vLLM starts, this process's output goes to the engine log: a cancel waits

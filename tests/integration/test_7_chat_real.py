@@ -80,9 +80,10 @@ def test_a_chat_in_a_terminal_then_resumed_from_memory(engines, tmp_path):
         subprocess.run(
             ["tmux", "send-keys", "-t", name, "why is cand_001 ranked lower?", "Enter"], check=True
         )
+        _wait_for(name, "real> why is cand_001 ranked lower?", 30)
         deadline = time.monotonic() + 300
         while True:  # the answer is in when the next prompt shows below the question
-            after = _screen(name).split("why is cand_001 ranked lower?", 1)[-1]
+            after = _screen(name).split("real> why is cand_001 ranked lower?", 1)[1]
             if "real> " in after:
                 break
             assert time.monotonic() < deadline, after

@@ -61,3 +61,32 @@ def test_ctrl_c_on_a_terminal_stops_the_worker_and_spares_the_engine_processes()
         _, status = os.waitpid(pid, 0)
         os.close(fd)
     assert os.waitstatus_to_exitcode(status) == 0
+
+
+TYPING = """
+import threading, time
+from agent.cli.terminal import CtrlCAsKey
+
+cancelled = threading.Event()
+keys = CtrlCAsKey(cancelled.set)
+with keys:
+    print("ready", flush=True)
+    time.sleep(2)
+print("typed", repr(keys.typeahead()), "cancelled", cancelled.is_set(), flush=True)
+"""
+
+
+def test_keys_typed_while_an_answer_runs_are_kept_for_the_next_prompt():
+    """The chat's answer runs under CtrlCAsKey: what is typed meanwhile is not lost; the next
+    prompt starts with its first line, and Ctrl-D among it means leave after the answer."""
+    pid, fd = pty.fork()
+    if pid == 0:
+        os.execv(sys.executable, [sys.executable, "-c", TYPING])
+    try:
+        assert "ready" in _read_until(fd, "ready")
+        os.write(fd, "/why cand_01é\x1b[A\x04".encode())  # an arrow key is dropped
+        out = _read_until(fd, "cancelled ")
+        assert "typed ('/why cand_01é', True) cancelled False" in out, out
+    finally:
+        os.waitpid(pid, 0)
+        os.close(fd)
