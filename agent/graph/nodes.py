@@ -18,7 +18,14 @@ from agent.rubric.facts import experience_years, required_years, stated_experien
 from agent.rubric.prose_requirements import extract_with_model
 from agent.rubric.requirements import requirements_hash
 from agent.rubric.scoring import recommend, rubric_version, score_analysis
-from agent.rubric.terms import hedged_terms, mentioned_terms, term_count, term_coverage
+from agent.rubric.terms import (
+    hedged_terms,
+    mentioned_terms,
+    named_terms,
+    names_mentioned,
+    term_count,
+    term_coverage,
+)
 from agent.rubric.text_tools import content_hash
 from prompts import render, template_version
 from schemas.inputs import Requirement
@@ -62,6 +69,8 @@ def requirements(state: AnalysisState, runtime: Runtime[AnalysisContext]) -> dic
             "hedged_terms": hedged_terms(r.text, state["visible_profile"]),
             "terms": term_count(r.text),
             "term_coverage": term_coverage(r.text, state["visible_profile"]),
+            "names": len(named_terms(r.text)),
+            "names_mentioned": names_mentioned(r.text, state["visible_profile"]),
         }
         for r in reqs
     }

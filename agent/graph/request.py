@@ -24,6 +24,7 @@ BARELY_NAMED = 0.25  # below this share the profile hardly names the requirement
 SUPPORTED_VERDICTS = ("met", "partial")
 SHORT_VERDICTS = ("partial", "not_met")  # fewer years than asked
 UNNAMED_VERDICTS = ("partial", "not_met", "insufficient_evidence")
+UNSHOWN_VERDICTS = ("not_met", "insufficient_evidence")  # names none of what it names
 SENIOR_YEARS = 10  # the years that rate seniority 5 when no requirement asks for years
 LIST_TERMS = 8  # a requirement with this many terms is a list ("Environment, tools: Git; …")
 _SENIORITY = re.compile(
@@ -72,7 +73,10 @@ def verdict_choices(
     requirement (or a long list of tools) of which the profile names some but not most is
     partial: neither all of it (met) nor none of it (not met, which failed a strong resume on a
     20-tool list here); left open, the same model's pick among all four for the same facts
-    flipped between runs, moving the demo's strong match from 85 to 58.
+    flipped between runs, moving the demo's strong match from 85 to 58. A requirement that
+    names things (Kubernetes, PostgreSQL) of which the profile names none, and that it does not
+    largely cover otherwise, is not shown: "Kubernetes in production" was "partly met" by
+    "running a system in production", and a must-have nobody has left the top candidate a "yes".
     """
     per_requirement = facts.get("requirements", {})
     years = candidate_years(facts)
@@ -82,7 +86,9 @@ def verdict_choices(
         coverage = known.get("term_coverage", 0.0)
         covered = coverage >= COVERED
         asked = known.get("required_years")
-        if asked is not None and years is not None and years < asked:
+        if known.get("names") and not known.get("names_mentioned", 1) and not covered:
+            choices[r.id] = UNSHOWN_VERDICTS
+        elif asked is not None and years is not None and years < asked:
             choices[r.id] = ("partial",) if covered else SHORT_VERDICTS
         elif coverage >= NAMED and (asked is None or years is not None):
             choices[r.id] = ("met",)

@@ -2,6 +2,7 @@
 
 * :func:`mentioned_terms` - the requirement's skill terms that the profile also mentions.
 * :func:`term_coverage` - the share of the requirement's distinct terms the profile mentions.
+* :func:`named_terms` - the requirement's names (Kubernetes, PostgreSQL, C#), not plain words.
 
 A plain word also matches the profile's other forms of it, by its Snowball stem
 ("administration" in the requirement, "Administrator" in the profile); names and acronyms
@@ -156,6 +157,33 @@ def _term_candidates(term: str, profile_text: str) -> list[str]:
         return []
     parts = [part for part in term.split("-") if _is_term(part)]
     return [part for part in parts if _mentions(part, profile_text)]
+
+
+_CLAUSE_START = re.compile(r"(?:^|[.:;!?•]|\s-)\s*$")
+
+
+def named_terms(requirement_text: str) -> list[str]:
+    """The requirement's terms that are names rather than plain words: a known technology
+    (a synonym group), a token with capitals inside, digits or ``+ # .`` (SQL, C#, Node.js),
+    or a capitalized word within a clause ("in Kubernetes"), not at its start ("Experience")."""
+    names: list[str] = []
+    for match in _TOKEN.finditer(requirement_text):
+        token = match.group()
+        if not _is_term(token):
+            continue
+        inner_capital = token[1:] != token[1:].lower()
+        technical = inner_capital or re.search(r"[\d+#.]", token) is not None
+        capitalized = token[0].isupper() and not _CLAUSE_START.search(
+            requirement_text[: match.start()]
+        )
+        if token.lower() in _GROUP_OF or technical or capitalized:
+            names.append(token)
+    return names
+
+
+def names_mentioned(requirement_text: str, profile_text: str) -> int:
+    """How many of the requirement's names the profile mentions (or a synonym of them)."""
+    return sum(bool(_term_candidates(n, profile_text)) for n in named_terms(requirement_text))
 
 
 def term_count(requirement_text: str) -> int:

@@ -1,4 +1,5 @@
 import json
+from types import SimpleNamespace
 
 import pytest
 
@@ -235,3 +236,26 @@ def test_ratings_are_narrowed_to_what_the_facts_point_to():
     facts["experience_years"] = None  # years unknown: seniority stays open
     other_field = rating_choices(job, reqs, "Retail store cashier", facts)
     assert "seniority" not in other_field and other_field["domain_experience"] == (1, 2)
+
+
+def test_a_requirement_whose_names_the_profile_never_names_is_not_shown():
+    """ "Kubernetes in production" against a profile that ran systems in production but never
+    names Kubernetes: not partly met (the embedded model quoted the production line)."""
+    from agent.graph.nodes import requirements as requirement_facts
+    from agent.graph.request import UNNAMED_VERDICTS, UNSHOWN_VERDICTS, verdict_choices
+
+    profile = "I have experience with running a system in production.\nSkills: Python, Django."
+    reqs = [
+        Requirement(id="R1", text="Kubernetes in production"),
+        Requirement(id="R2", text="Django in production"),
+        Requirement(id="R3", text="Strong communication"),
+    ]
+    state = {"job": None, "requirements": reqs, "visible_profile": profile, "facts": {}}
+    runtime = SimpleNamespace(context=SimpleNamespace(engine=None))
+    facts = requirement_facts(state, runtime)["facts"]  # type: ignore[arg-type]
+    assert facts["requirements"]["R1"]["names"] == 1
+    assert facts["requirements"]["R1"]["names_mentioned"] == 0
+    choices = verdict_choices(reqs, facts)
+    assert choices["R1"] == UNSHOWN_VERDICTS
+    assert choices["R2"] == ("met",)  # names Django, and production
+    assert choices["R3"] == UNNAMED_VERDICTS  # names nothing: as before
