@@ -16,12 +16,14 @@ ROUTED = ("rank", "why", "compare", "require", "drop", "requirements", "note", "
 MAX_ROUTE_TOKENS = 120
 
 
-def route_schema(candidates: list[str], requirement_ids: list[str]) -> dict[str, Any]:
+def route_schema(
+    candidates: list[str], requirement_ids: list[str], actions: tuple[str, ...] = ROUTED
+) -> dict[str, Any]:
     """Every argument is an enum of what exists ("" for none), except free text, kept short."""
     return {
         "type": "object",
         "properties": {
-            "action": {"enum": list(ROUTED)},
+            "action": {"enum": list(actions)},
             "candidate": {"enum": [*candidates, ""]},
             "other": {"enum": [*candidates, ""]},
             "requirement": {"enum": [*requirement_ids, ""]},
@@ -37,12 +39,16 @@ def route_message(message: str, state: ChatState, engine: Engine) -> Action:
     """The model's pick for ``message``; an answer that does not fit its action is help."""
     candidates = sorted(state.get("candidates", {}))
     requirements = requirements_of(state)
+    named = _named_in(message, candidates)
+    named_requirements = _named_in(message, [r.id for r in requirements])
     request = GenerationRequest(
         messages=render_chat(
             "chat/route", message=message, candidates=candidates, requirements=requirements
         ),
         json_schema=route_schema(
-            _named_in(message, candidates), _named_in(message, [r.id for r in requirements])
+            named or candidates,
+            named_requirements or [r.id for r in requirements],
+            _actions_for(named, named_requirements),
         ),
         max_tokens=MAX_ROUTE_TOKENS,
     )
@@ -54,11 +60,23 @@ def route_message(message: str, state: ChatState, engine: Engine) -> Action:
 
 
 def _named_in(message: str, ids: list[str]) -> list[str]:
-    """The ids the message names, when it names any (the model then picks among those: a
-    small model asked to compare A and B otherwise drifts to a neighbouring id); else all."""
+    """The ids the message names (the model then picks among those: a small model asked to
+    compare A and B otherwise drifts to a neighbouring id)."""
     words = set(re.findall(r"[\w.-]+", message.lower()))
-    named = [i for i in ids if i.lower() in words]
-    return named or ids
+    return [i for i in ids if i.lower() in words]
+
+
+def _actions_for(candidates: list[str], requirements: list[str]) -> tuple[str, ...]:
+    """The actions that fit the ids a message names: two candidates are compared (or one of
+    them explained), one is explained or noted, a requirement alone is dropped or shown. The
+    embedded model answered "why is cand_056 ranked second?" with help when free to."""
+    if len(candidates) >= 2:
+        return ("compare", "why")
+    if candidates:
+        return ("why", "note")
+    if requirements:
+        return ("drop", "requirements", "note")
+    return ROUTED
 
 
 def _action(picked: dict[str, Any], candidates: set[str], requirement_ids: set[str]) -> Action:

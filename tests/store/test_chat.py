@@ -146,10 +146,12 @@ def test_plain_words_are_routed_to_an_action(database, database_url, folder, eng
     assert "Commands (or ask in plain words):" in result.output  # nothing fits: help
     routes = [r for r in engine_starts[0].history if "action" in r.json_schema["properties"]]
     assert len(routes) == 3
-    named = routes[0].json_schema["properties"]["candidate"]["enum"]
-    assert named == ["cand_001", ""]  # the message names one: the model picks among those
-    unnamed = routes[1].json_schema["properties"]["candidate"]["enum"]
-    assert sorted(unnamed) == sorted([*CANDIDATES, ""])  # else the session's real ids
+    named = routes[0].json_schema["properties"]
+    assert named["candidate"]["enum"] == ["cand_001", ""]  # it names one: picked among those
+    assert named["action"]["enum"] == ["why", "note"]  # and what one candidate fits
+    unnamed = routes[1].json_schema["properties"]
+    assert sorted(unnamed["candidate"]["enum"]) == sorted([*CANDIDATES, ""])  # else all ids
+    assert "rank" in unnamed["action"]["enum"] and "help" in unnamed["action"]["enum"]
 
 
 def test_bad_commands_answer_in_one_line_and_sessions_are_listed(
