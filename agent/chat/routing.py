@@ -17,15 +17,21 @@ MAX_ROUTE_TOKENS = 120
 
 
 def route_schema(
-    candidates: list[str], requirement_ids: list[str], actions: tuple[str, ...] = ROUTED
+    candidates: list[str],
+    requirement_ids: list[str],
+    actions: tuple[str, ...] = ROUTED,
+    *,
+    named: bool = False,
 ) -> dict[str, Any]:
-    """Every argument is an enum of what exists ("" for none), except free text, kept short."""
+    """Every argument is an enum of what exists ("" for none), except free text, kept short.
+    With ``named`` (the message names candidates), the candidate must be one of those."""
+    none = [] if named else [""]
     return {
         "type": "object",
         "properties": {
             "action": {"enum": list(actions)},
-            "candidate": {"enum": [*candidates, ""]},
-            "other": {"enum": [*candidates, ""]},
+            "candidate": {"enum": [*candidates, *none]},
+            "other": {"enum": [*candidates, *(none if len(candidates) > 1 else [""])]},
             "requirement": {"enum": [*requirement_ids, ""]},
             "text": {"type": "string", "maxLength": 120},
             "nice": {"type": "boolean"},
@@ -49,6 +55,7 @@ def route_message(message: str, state: ChatState, engine: Engine) -> Action:
             named or candidates,
             named_requirements or [r.id for r in requirements],
             _actions_for(named, named_requirements),
+            named=bool(named),
         ),
         max_tokens=MAX_ROUTE_TOKENS,
     )

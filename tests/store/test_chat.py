@@ -147,7 +147,7 @@ def test_plain_words_are_routed_to_an_action(database, database_url, folder, eng
     routes = [r for r in engine_starts[0].history if "action" in r.json_schema["properties"]]
     assert len(routes) == 3
     named = routes[0].json_schema["properties"]
-    assert named["candidate"]["enum"] == ["cand_001", ""]  # it names one: picked among those
+    assert named["candidate"]["enum"] == ["cand_001"]  # it names one: picked among those
     assert named["action"]["enum"] == ["why", "note"]  # and what one candidate fits
     unnamed = routes[1].json_schema["properties"]
     assert sorted(unnamed["candidate"]["enum"]) == sorted([*CANDIDATES, ""])  # else all ids
