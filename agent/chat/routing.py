@@ -63,14 +63,34 @@ def route_message(message: str, state: ChatState, engine: Engine) -> Action:
         picked = json.loads(engine.generate(request).text)
     except ValueError:
         return {"name": "help", "args": {}}
-    return _action(picked, set(candidates), {r.id for r in requirements})
+    return _action(
+        _with_named_ids(picked, named, named_requirements),
+        set(candidates),
+        {r.id for r in requirements},
+    )
+
+
+def _with_named_ids(
+    picked: dict[str, Any], candidates: list[str], requirements: list[str]
+) -> dict[str, Any]:
+    """The model picks the action; the ids it acts on are the ones the message names, in the
+    message's order (the embedded model compared cand_033 with itself)."""
+    filled = dict(picked)
+    if candidates:
+        filled["candidate"] = candidates[0]
+    if len(candidates) > 1:
+        filled["other"] = candidates[1]
+    if len(requirements) == 1:
+        filled["requirement"] = requirements[0]
+    return filled
 
 
 def _named_in(message: str, ids: list[str]) -> list[str]:
-    """The ids the message names (the model then picks among those: a small model asked to
-    compare A and B otherwise drifts to a neighbouring id)."""
-    words = set(re.findall(r"[\w.-]+", message.lower()))
-    return [i for i in ids if i.lower() in words]
+    """The ids the message names, in its order (the model then picks among those: a small
+    model asked to compare A and B otherwise drifts to a neighbouring id)."""
+    words = [w.strip(".-") for w in re.findall(r"[\w.-]+", message.lower())]
+    known = {i.lower(): i for i in ids}
+    return list(dict.fromkeys(known[w] for w in words if w in known))
 
 
 def _actions_for(candidates: list[str], requirements: list[str]) -> tuple[str, ...]:
@@ -82,7 +102,7 @@ def _actions_for(candidates: list[str], requirements: list[str]) -> tuple[str, .
     if candidates:
         return ("why", "note")
     if requirements:
-        return ("drop", "requirements", "note")
+        return ("drop", "requirements")
     return ROUTED
 
 
