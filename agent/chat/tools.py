@@ -170,10 +170,13 @@ def rank(state: ChatState, ctx: ChatContext, args: dict[str, Any]) -> tuple[Repl
     text = f"{len(rows)} candidates, ranked by score (for your review)."
     if ran:
         text = f"Analyzed {ran}. " + text
-    notes = merged.get("notes", [])
-    if notes:
-        text += " Your notes: " + "; ".join(notes)
-    return {"text": text, "table": rows}, updates, ran
+    return {"text": _noted(text, merged), "table": rows}, updates, ran
+
+
+def _noted(text: str, state: ChatState) -> str:
+    """An answer about candidates, with the recruiter's notes beside it to weigh them by."""
+    notes = state.get("notes", [])
+    return text + ("\nYour notes: " + "; ".join(notes) if notes else "")
 
 
 def why(state: ChatState, ctx: ChatContext, args: dict[str, Any]) -> tuple[Reply, Updates, int]:
@@ -193,7 +196,7 @@ def why(state: ChatState, ctx: ChatContext, args: dict[str, Any]) -> tuple[Reply
             f"  {a.requirement_id} ({kind}) {requirement.text}: {VERDICT_WORDS[a.verdict]}{quote}"
         )
     lines.append(f"Summary: {report.analysis.summary}")
-    return {"text": "\n".join(lines)}, updates, ran
+    return {"text": _noted("\n".join(lines), state)}, updates, ran
 
 
 def compare(state: ChatState, ctx: ChatContext, args: dict[str, Any]) -> tuple[Reply, Updates, int]:
@@ -215,7 +218,7 @@ def compare(state: ChatState, ctx: ChatContext, args: dict[str, Any]) -> tuple[R
     rows.append({"requirement": "score", first: a.score, second: b.score})
     lead = first if a.score > b.score else second if b.score > a.score else None
     text = f"{lead} scores higher." if lead else "They score the same."
-    return {"text": text, "table": rows}, updates, ran
+    return {"text": _noted(text, state), "table": rows}, updates, ran
 
 
 def _changed_role(
@@ -280,7 +283,7 @@ def shortlist(
     chosen = top[: args["count"]]
     return (
         {
-            "text": f"Shortlist ({len(chosen)}): " + ", ".join(chosen),
+            "text": _noted(f"Shortlist ({len(chosen)}): " + ", ".join(chosen), state),
             "table": reply["table"][: len(chosen)],
         },
         {**updates, "shortlist": chosen},

@@ -233,3 +233,15 @@ def test_a_cancelled_answer_leaves_the_session_as_it_was(database, database_url,
         assert [r["id"] for r in talk.state["requirements"]][-1] == "R8"
         assert talk.state["messages"] == []
         assert talk.send("/requirements").reply["text"].endswith("8 requirements.")
+
+
+def test_a_note_is_shown_beside_later_answers_about_candidates(
+    database, database_url, folder, engine_starts
+):
+    result = _chat(
+        database_url,
+        "/note prefers Berlin\n/why cand_001\n/compare cand_001 cand_033\n/shortlist 1\n",
+        "--job", str(job_path("job_008")), "--candidates", str(folder), "--session", "noted",
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    assert result.output.count("Your notes: prefers Berlin") == 3  # why, compare, shortlist
