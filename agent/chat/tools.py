@@ -319,13 +319,29 @@ def _report_page(state: ChatState, entries: list[Entry], session: str) -> str:
         status="finished",
         created_at=now,
         finished_at=now,
-        settings={},
+        settings=_page_settings([e.report for e in entries if e.report is not None]),
         job=JobPosting.model_validate({**state["job"], "requirements": state["requirements"]}),
         entries=entries,
         counts={"done": sum(1 for e in entries if e.report is not None)},
         speed=_page_speed([e.report for e in entries if e.report is not None]),
     )
     return render_report_html(view)
+
+
+def _page_settings(reports: list[MatchReport]) -> dict[str, str]:
+    """The model and speculation that made the analyses, from the newest one's provenance
+    (the page said "speculation off" beside a 90% draft acceptance)."""
+    from serving.config import SpeculationConfig
+
+    if not reports:
+        return {}
+    provenance = max(reports, key=lambda r: r.provenance.created_at).provenance
+    described = {k: v for k, v in provenance.speculation.items() if v is not None}
+    return {
+        "engine": provenance.engine,
+        "model": provenance.model,
+        "speculation": SpeculationConfig.model_validate(described).label,
+    }
 
 
 def _page_speed(reports: list[MatchReport]) -> dict[str, float | None]:

@@ -126,6 +126,7 @@ def test_rank_then_why_from_memory_then_a_new_requirement(
     assert all(f"<b>{cid}</b>" in page for cid in CANDIDATES)
     assert '<li><span class="rid">R9</span>Kubernetes in production' in page  # as edited
     assert "Chat session s1" in page and "batch run" not in page
+    assert "scripted-fake" in page  # the model that made the analyses, from their provenance
     shortlist = (tmp_path / "out" / "shortlist.csv").read_text().splitlines()
     assert len(shortlist) == 4 and shortlist[0].startswith("rank,candidate_id")
     with open_checkpointer(database_url) as checkpointer:
