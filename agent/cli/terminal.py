@@ -34,9 +34,9 @@ def _quiet(fd: int) -> list[Any]:
 def keys_as_bytes() -> Iterator[None]:
     """Within the block, a terminal on stdin never goes back to line mode between prompts.
 
-    In line mode the terminal itself reads Ctrl-D (the end of input: no byte) and Ctrl-C (a
-    signal to every process, vLLM's included): a Ctrl-D typed as an answer ends, before the
-    line editor is back, was lost. Line editors set their own mode and restore this one."""
+    In line mode the terminal itself acts on Ctrl-C, with a signal to every process of the
+    group, vLLM's included: pressed as an answer ends, before the line editor is back, it would
+    stop the engine. Line editors set their own mode and restore this one."""
     if not sys.stdin.isatty():
         yield
         return
