@@ -104,10 +104,26 @@ def score_analysis(
 
 
 def recommend(
-    requirements: list[Requirement], analysis: MatchAnalysis, breakdown: ScoreBreakdown
+    requirements: list[Requirement],
+    analysis: MatchAnalysis,
+    breakdown: ScoreBreakdown,
+    facts: dict[str, Any] | None = None,
 ) -> Recommendation:
-    """Greenhouse's five values and Lever's four-point scale from the score."""
-    unknown = sum(a.verdict == "insufficient_evidence" for a in analysis.assessments)
+    """Greenhouse's five values and Lever's four-point scale from the score.
+
+    "No decision" when most requirements have no evidence either way; a requirement naming
+    things (Django, Kubernetes) that the profile never names is not such a one: that absence
+    is an answer (a Java resume for a Django role read "no decision" at 12/100)."""
+    known = (facts or {}).get("requirements", {})
+
+    def unanswered(requirement_id: str) -> bool:
+        named = known.get(requirement_id, {})
+        return not (named.get("names") and not named.get("names_mentioned", 1))
+
+    unknown = sum(
+        a.verdict == "insufficient_evidence" and unanswered(a.requirement_id)
+        for a in analysis.assessments
+    )
     if unknown * 2 > len(requirements):
         return Recommendation(
             greenhouse="no_decision",

@@ -96,6 +96,22 @@ def test_mostly_unknown_gives_no_decision():
     assert (rec.greenhouse, rec.lever) == ("no_decision", None)
 
 
+def test_never_naming_what_the_role_names_is_an_answer_not_no_decision():
+    """A profile that names neither Python nor SQL has not left them open: it lacks them."""
+    analysis = _analysis("insufficient_evidence", "insufficient_evidence", "met")
+    never = {"names": 1, "names_mentioned": 0}
+    facts = {"requirements": {"R1": never, "R2": never}}
+    rec = recommend(REQS, analysis, score_analysis(REQS, analysis), facts)
+    assert rec.greenhouse == "definitely_not"
+    facts["requirements"]["R2"] = {"names": 1, "names_mentioned": 1}  # named, yet unclear
+    rec = recommend(REQS, analysis, score_analysis(REQS, analysis), facts)
+    assert rec.greenhouse == "definitely_not"  # 1 unanswered of 3: still decided
+    facts["requirements"] = {}  # nothing known: as before
+    assert recommend(REQS, analysis, score_analysis(REQS, analysis), facts).greenhouse == (
+        "no_decision"
+    )
+
+
 @pytest.mark.parametrize(
     ("verdicts", "greenhouse"),
     [(("met", "partial", "met"), "yes"), (("not_met", "not_met", "not_met"), "definitely_not")],
