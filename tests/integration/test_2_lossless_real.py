@@ -31,10 +31,12 @@ def _one_by_one(engine, requests):
 
 
 def test_speculation_changes_greedy_output_only_at_ties(engines, pair_requests):
-    with_spec = _one_by_one(engines.get(NGRAM), pair_requests)  # still running from test 1
-    without = _one_by_one(engines.get(OFF), pair_requests)
+    # two pairs of two jobs keep the suite short (the benchmark checks 20 pairs this way)
+    pairs, requests = PAIRS[::2], pair_requests[::2]
+    with_spec = _one_by_one(engines.get(NGRAM), requests)  # still running from test 1
+    without = _one_by_one(engines.get(OFF), requests)
     identical = 0
-    for pair, off, on in zip(PAIRS, without, with_spec, strict=True):
+    for pair, off, on in zip(pairs, without, with_spec, strict=True):
         diff = first_difference(on.token_ids, off.token_ids)
         if diff is None:
             identical += 1
@@ -47,4 +49,4 @@ def test_speculation_changes_greedy_output_only_at_ties(engines, pair_requests):
         gap = logprobs[chosen] - logprobs[other]
         print(f"\n{pair}: differs at token {diff}, a tie within {gap:.4f}")
         assert gap <= TIE_TOLERANCE, f"{pair}: speculation changed a clear choice at {diff}"
-    print(f"\nexact-match rate: {identical / len(PAIRS):.0%} ({identical}/{len(PAIRS)})")
+    print(f"\nexact-match rate: {identical / len(pairs):.0%} ({identical}/{len(pairs)})")
