@@ -9,7 +9,7 @@ from typing import Any
 from agent.errors import InputError
 from agent.rubric.evidence import profile_passages, related_passages
 from agent.rubric.facts import candidate_years
-from agent.rubric.terms import term_coverage
+from agent.rubric.terms import names_none, term_coverage
 from prompts import render_chat
 from schemas.inputs import JobPosting, Requirement
 from schemas.output_schema import build_analysis_schema, max_json_bytes
@@ -86,7 +86,7 @@ def verdict_choices(
         coverage = known.get("term_coverage", 0.0)
         covered = coverage >= COVERED
         asked = known.get("required_years")
-        if known.get("names") and not known.get("names_mentioned", 1) and not covered:
+        if names_none(known) and not covered:
             choices[r.id] = UNSHOWN_VERDICTS
         elif asked is not None and years is not None and years < asked:
             choices[r.id] = ("partial",) if covered else SHORT_VERDICTS

@@ -17,6 +17,7 @@ import json
 from typing import Any
 
 from agent.rubric.facts import candidate_years
+from agent.rubric.terms import names_none
 from agent.rubric.text_tools import content_hash
 from schemas.analysis import MatchAnalysis, Verdict
 from schemas.inputs import Requirement
@@ -115,13 +116,8 @@ def recommend(
     things (Django, Kubernetes) that the profile never names is not such a one: that absence
     is an answer (a Java resume for a Django role read "no decision" at 12/100)."""
     known = (facts or {}).get("requirements", {})
-
-    def unanswered(requirement_id: str) -> bool:
-        named = known.get(requirement_id, {})
-        return not (named.get("names") and not named.get("names_mentioned", 1))
-
     unknown = sum(
-        a.verdict == "insufficient_evidence" and unanswered(a.requirement_id)
+        a.verdict == "insufficient_evidence" and not names_none(known.get(a.requirement_id, {}))
         for a in analysis.assessments
     )
     if unknown * 2 > len(requirements):

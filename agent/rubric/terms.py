@@ -186,6 +186,12 @@ def names_mentioned(requirement_text: str, profile_text: str) -> int:
     return sum(bool(_term_candidates(n, profile_text)) for n in named_terms(requirement_text))
 
 
+def names_none(requirement_facts: dict[str, object]) -> bool:
+    """From a requirement's facts: it names things the profile never names (an answer, not
+    a gap in the evidence)."""
+    return bool(requirement_facts.get("names")) and not requirement_facts.get("names_mentioned", 1)
+
+
 def term_count(requirement_text: str) -> int:
     """How many distinct skill terms the requirement has (synonyms counted once)."""
     return len({_term_key(term) for term in _requirement_terms(requirement_text)})
