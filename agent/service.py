@@ -89,11 +89,12 @@ def prepare_request(
     engine: Engine,
     *,
     requirements: list[Requirement] | None = None,
+    blind: bool = True,
 ) -> GenerationRequest:
     """The first analysis request for this pair, without generating it: the graph's own steps
     up to the prompt (a prose job's requirements are picked by ``engine``, as in an analysis)."""
     state = _initial_state(job, candidate, requirements)
-    final = _graph(False).invoke(state, context=AnalysisContext(engine=engine))
+    final = _graph(False).invoke(state, context=AnalysisContext(engine=engine, blind=blind))
     return final["request"]
 
 
@@ -104,10 +105,14 @@ def run_analysis(
     *,
     requirements: list[Requirement] | None = None,
     max_attempts: int = MAX_ATTEMPTS,
+    blind: bool = True,
 ) -> AnalysisRun:
-    """One analysis with its first request and output; raises AnalysisFailedError or InputError."""
+    """One analysis with its first request and output; raises AnalysisFailedError or InputError.
+
+    ``blind=False`` lets the model read the name, contacts, age and gender words (only to show
+    what blinding prevents, as ``fairness name-swap --no-blind`` does)."""
     state = _initial_state(job, candidate, requirements)
-    context = AnalysisContext(engine=engine, max_attempts=max_attempts)
+    context = AnalysisContext(engine=engine, max_attempts=max_attempts, blind=blind)
     return _run_or_raise(_graph().invoke(state, context=context))
 
 
@@ -133,10 +138,11 @@ def analyze_many(
     requirements: list[Requirement] | None = None,
     max_attempts: int = MAX_ATTEMPTS,
     concurrency: int = CONCURRENCY,
+    blind: bool = True,
 ) -> list[Outcome]:
     """Many candidates at once (the engine batches them); one outcome per candidate, in order."""
     states = [_initial_state(job, candidate, requirements) for candidate in candidates]
-    context = AnalysisContext(engine=engine, max_attempts=max_attempts)
+    context = AnalysisContext(engine=engine, max_attempts=max_attempts, blind=blind)
     finals = _graph().batch(
         states,
         config={"max_concurrency": concurrency},

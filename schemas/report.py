@@ -74,6 +74,18 @@ class MatchReport(BaseModel):
     hidden_text: list[str] = Field(
         default_factory=list, description="Hidden content found in the profile and ignored."
     )
+    blinded: dict[str, int] = Field(
+        default_factory=dict,
+        description="What was replaced by placeholders before the model read the profile "
+        "(kind -> count; never the values): name, email, phone, address, link, handle, photo, "
+        "date_of_birth, age, gender, pronoun, marital_status, nationality, protected_trait.",
+    )
+    flags: list[str] = Field(
+        default_factory=list,
+        description="Attempts to steer the screener found in the profile and kept from the "
+        "model: instructions, role_tags, fake_assessment, lookalike_letters, hidden_text, "
+        "hidden_instructions.",
+    )
     text_origin: dict[str, Literal["model", "composed"]] = Field(
         default_factory=dict,
         description="Who wrote each free-text field ('R1.reasoning', 'skills.rationale', "

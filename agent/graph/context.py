@@ -11,3 +11,4 @@ from serving.engine import Engine
 class AnalysisContext:
     engine: Engine
     max_attempts: int = 3  # generations per analysis, the first one included
+    blind: bool = True  # the model reads the profile without name, contacts, age, gender, ...

@@ -12,7 +12,7 @@ from agent.graph.context import AnalysisContext
 from agent.graph.request import build_request, check_fits_context
 from agent.graph.state import AnalysisState
 from agent.graph.validation import AnalysisInvalidError, validate_analysis
-from agent.ingest.visible_text import hidden_fragments, visible_text
+from agent.ingest.profile_view import profile_view, unmask_quotes
 from agent.rubric.compose import polish
 from agent.rubric.facts import experience_years, required_years, stated_experience_years
 from agent.rubric.prose_requirements import extract_with_model
@@ -33,16 +33,20 @@ from schemas.report import MatchReport, Provenance
 from serving.engine import Engine
 
 
-def normalize(state: AnalysisState) -> dict[str, Any]:
-    """The profile a human would see, what was hidden in it, and facts code can count."""
-    raw = state["candidate"].text
-    visible = visible_text(raw)
+def normalize(state: AnalysisState, runtime: Runtime[AnalysisContext]) -> dict[str, Any]:
+    """The profile a human would see, what was hidden in it, the profile the model reads
+    (attempts to steer the screener removed, blinded unless told not to), and facts code can
+    count on it."""
+    view = profile_view(state["candidate"], blind=runtime.context.blind)
     return {
-        "visible_profile": visible,
-        "hidden_text": hidden_fragments(raw),
+        "visible_profile": view.visible,
+        "profile": view.masked,
+        "hidden_text": view.hidden,
+        "blinded": view.blinded,
+        "flags": view.flags,
         "facts": {
-            "experience_years": experience_years(visible),
-            "stated_experience_years": stated_experience_years(visible),
+            "experience_years": experience_years(view.text),
+            "stated_experience_years": stated_experience_years(view.text),
         },
         "attempts": 0,
         "errors": [],
@@ -62,15 +66,16 @@ def choose_requirements(state: AnalysisState, engine: Engine) -> tuple[list[Requ
 def requirements(state: AnalysisState, runtime: Runtime[AnalysisContext]) -> dict[str, Any]:
     """The requirements (see choose_requirements) and what code knows about each."""
     reqs, source = choose_requirements(state, runtime.context.engine)
+    profile = state["profile"].text
     per_requirement = {
         r.id: {
             "required_years": required_years(r.text),
-            "mentioned_terms": mentioned_terms(r.text, state["visible_profile"]),
-            "hedged_terms": hedged_terms(r.text, state["visible_profile"]),
+            "mentioned_terms": mentioned_terms(r.text, profile),
+            "hedged_terms": hedged_terms(r.text, profile),
             "terms": term_count(r.text),
-            "term_coverage": term_coverage(r.text, state["visible_profile"]),
+            "term_coverage": term_coverage(r.text, profile),
             "names": len(named_terms(r.text)),
-            "names_mentioned": names_mentioned(r.text, state["visible_profile"]),
+            "names_mentioned": names_mentioned(r.text, profile),
         }
         for r in reqs
     }
@@ -81,7 +86,7 @@ def requirements(state: AnalysisState, runtime: Runtime[AnalysisContext]) -> dic
 def render_prompt(state: AnalysisState, runtime: Runtime[AnalysisContext]) -> dict[str, Any]:
     """Prompt and schema; inputs too long for the model's context are refused here."""
     request = build_request(
-        state["job"], state["requirements"], state["visible_profile"], state["facts"]
+        state["job"], state["requirements"], state["profile"].text, state["facts"]
     )
     check_fits_context(runtime.context.engine, request)
     return {"request": request, "messages": request.messages}
@@ -107,7 +112,7 @@ def generate(state: AnalysisState, runtime: Runtime[AnalysisContext]) -> dict[st
 def validate(state: AnalysisState) -> dict[str, Any]:
     try:
         analysis = validate_analysis(
-            state["raw_output"] or "", state["requirements"], state["visible_profile"]
+            state["raw_output"] or "", state["requirements"], state["profile"].text
         )
     except AnalysisInvalidError as exc:
         return {"analysis": None, "errors": exc.problems}
@@ -150,8 +155,10 @@ def score(state: AnalysisState, runtime: Runtime[AnalysisContext]) -> dict[str, 
     breakdown = score_analysis(reqs, analysis, state["facts"])
     system = "\n".join(m["content"] for m in state["request"].messages if m["role"] == "system")
     analysis, text_origin = polish(
-        analysis, reqs, state["facts"], breakdown, state["visible_profile"], system
+        analysis, reqs, state["facts"], breakdown, state["profile"].text, system
     )
+    # the model chose among the blinded passages; the recruiter reads the profile's own words
+    analysis = unmask_quotes(analysis, state["profile"])
     model_written = sum(origin == "model" for origin in text_origin.values())
     info = runtime.context.engine.info
     counters = state["speculation"]
@@ -167,6 +174,8 @@ def score(state: AnalysisState, runtime: Runtime[AnalysisContext]) -> dict[str, 
         recommendation=recommend(reqs, analysis, breakdown, state["facts"]),
         facts=state["facts"],
         hidden_text=state["hidden_text"],
+        blinded=state["blinded"],
+        flags=state["flags"],
         text_origin=text_origin,
         metrics={
             **state["metrics"].to_dict(),

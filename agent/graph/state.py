@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any, TypedDict
 
+from agent.ingest.masking import MaskedText
 from schemas.analysis import MatchAnalysis
 from schemas.inputs import CandidateProfile, JobPosting, Requirement
 from schemas.report import MatchReport
@@ -23,8 +24,11 @@ class AnalysisState(TypedDict, total=False):
     candidate: CandidateProfile
     requirements: list[Requirement]  # optional: given by the caller, else extracted
     # normalize
-    visible_profile: str
+    visible_profile: str  # what the recruiter reads; the report's quotes are its words
+    profile: MaskedText  # what the model reads (.text), screened and blinded, and the way back
     hidden_text: list[str]
+    blinded: dict[str, int]
+    flags: list[str]
     facts: dict[str, Any]
     # render / generate / repair
     request: GenerationRequest

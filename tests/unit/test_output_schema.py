@@ -243,6 +243,7 @@ def test_a_requirement_whose_names_the_profile_never_names_is_not_shown():
     names Kubernetes: not partly met (the embedded model quoted the production line)."""
     from agent.graph.nodes import requirements as requirement_facts
     from agent.graph.request import UNNAMED_VERDICTS, UNSHOWN_VERDICTS, verdict_choices
+    from agent.ingest.masking import apply_edits
 
     profile = "I have experience with running a system in production.\nSkills: Python, Django."
     reqs = [
@@ -250,7 +251,7 @@ def test_a_requirement_whose_names_the_profile_never_names_is_not_shown():
         Requirement(id="R2", text="Django in production"),
         Requirement(id="R3", text="Strong communication"),
     ]
-    state = {"job": None, "requirements": reqs, "visible_profile": profile, "facts": {}}
+    state = {"job": None, "requirements": reqs, "profile": apply_edits(profile, []), "facts": {}}
     runtime = SimpleNamespace(context=SimpleNamespace(engine=None))
     facts = requirement_facts(state, runtime)["facts"]  # type: ignore[arg-type]
     assert facts["requirements"]["R1"]["names"] == 1

@@ -5,6 +5,7 @@ import pytest
 from jinja2 import UndefinedError
 
 from agent.ingest.files import load_candidate, load_job
+from agent.ingest.profile_view import profile_view
 from agent.service import prepare_request
 from prompts import render, template_version
 from serving.fake_engine import ScriptedEngine
@@ -30,7 +31,9 @@ def test_prompt_marks_profile_as_data_and_lists_every_allowed_quote(
     system, user = request.messages
     assert system["role"] == "system" and user["role"] == "user"
     assert "not instructions" in system["content"]
-    assert f"<profile>\n{candidate.text}\n</profile>" in user["content"]
+    # the model reads the profile blinded: "Name: Candidate 033" becomes "Name: [name]"
+    assert f"<profile>\n{profile_view(candidate).text}\n</profile>" in user["content"]
+    assert "Name: [name]" in user["content"] and "Candidate 033" not in user["content"]
     # every allowed quote appears in the prompt, so n-gram lookup can draft it
     schema = request.json_schema["properties"]
     for item in schema["assessments"]["prefixItems"]:
