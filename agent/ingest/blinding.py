@@ -21,7 +21,9 @@ import phonenumbers
 from agent.ingest.masking import Edit
 
 NAME = "[name]"
-_LABEL = r"^[ \t]*(?:[-*#>]+[ \t]*)?(?:\*\*|__)?{label}(?:\*\*|__)?[ \t]*[:：][ \t]*(?:\*\*|__)?"
+_LABEL = (
+    r"^[ \t]*(?:[-*#>]+[ \t]*)?(?:\*\*|__)?{label}(?:\*\*|__)?[ \t]*[:：][ \t]*(?:\*\*|__)?[ \t]*"
+)
 
 
 def _labelled(labels: str) -> re.Pattern[str]:
@@ -64,8 +66,9 @@ _TITLE = re.compile(r"\b(?:Mrs?|Ms|Miss|Mx)\b\.?[ \t]+[A-Z][\w'’-]+")
 _MARITAL_WORD = re.compile(r"\b(?:married|divorced|widowed|widow|widower)\b", re.I)
 _NAME_WORD = r"[A-Z][A-Za-z'’-]*\.?"
 _NAME_SHAPE = re.compile(rf"{_NAME_WORD}(?:[ \t]+{_NAME_WORD}){{1,3}}")
+_WORD_CHAR = re.compile(r"\w")  # digits inside a word (a commit hash) are no phone number
 _NAME_LINE = _labelled(r"(?:full |candidate )?name")
-_DECORATION = re.compile(r"^[#>*_\s-]+|[*_\s]+$")
+_DECORATION = re.compile(r"^[#>*_\[\s-]+|[*_\]\s]+$")
 # words of a resume's headings and titles, never of a name ("**PROFESSIONAL EXPERIENCE**")
 _NOT_NAME_WORDS = (
     "resume résumé curriculum vitae cv profile summary professional experience work history "
@@ -80,21 +83,23 @@ _NOT_NAME = frozenset(_NOT_NAME_WORDS.split())
 
 def header_name(text: str) -> str | None:
     """The name a profile opens with: a ``Name:`` line near the top, or a first line such as
-    ``**ADAM ERICKSON**`` or ``# Jane Doe``: two to four capitalised words, none of them a word
-    of a resume's headings or job titles. No list of first names decides it: such lists know
-    far fewer of some groups' names (Faker's missed 14% of the Asian men's names of the
-    fairness data and none of the white men's), so blinding by them would itself be biased."""
+    ``**ADAM ERICKSON**`` or ``# Jane Doe`` (below a "RESUME" line, if any): two to four
+    capitalised words, none of them a word of a resume's headings or job titles. No list of
+    first names decides it: such lists know far fewer of some groups' names (Faker's missed 14%
+    of the Asian men's names of the fairness data and none of the white men's), so blinding by
+    them would itself be biased."""
     top = "\n".join(text.splitlines()[:8])
     if match := _NAME_LINE.search(top):
         return _DECORATION.sub("", match["v"]) or None
-    first = next((line for line in text.splitlines() if line.strip()), "")
-    line = _DECORATION.sub("", first)
-    if not _NAME_SHAPE.fullmatch(line):
-        return None
-    words = [w.strip(".").lower() for w in line.split()]
-    if any(w in _NOT_NAME for w in words):
-        return None
-    return line
+    for first in [line for line in text.splitlines() if line.strip()][:3]:
+        line = _DECORATION.sub("", first)
+        words = [w.strip(".").lower() for w in line.split()]
+        if all(w in _NOT_NAME for w in words):
+            continue  # "**RESUME**" above the name
+        if not _NAME_SHAPE.fullmatch(line) or any(w in _NOT_NAME for w in words):
+            return None
+        return line
+    return None
 
 
 def candidate_names(
@@ -130,7 +135,12 @@ def _values(pattern: re.Pattern[str], text: str, kind: str, placeholder: str) ->
 def _phones(text: str) -> list[Edit]:
     # POSSIBLE, not VALID: a made-up (555) number is still a phone number to hide
     matcher = phonenumbers.PhoneNumberMatcher(text, "US", leniency=phonenumbers.Leniency.POSSIBLE)
-    return [Edit(m.start, m.end, "[phone]", "phone") for m in matcher]
+    return [
+        Edit(m.start, m.end, "[phone]", "phone")
+        for m in matcher
+        if not _WORD_CHAR.match(text[m.start - 1 : m.start])
+        and not _WORD_CHAR.match(text[m.end : m.end + 1])
+    ]
 
 
 def blinding_edits(text: str, names: Iterable[str]) -> list[Edit]:

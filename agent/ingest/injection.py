@@ -41,7 +41,8 @@ _INSTRUCTION = re.compile(
     rf"|\b{_SCREENER}\s*[,:]\s*(?:please\s+)?(?:rate|score|mark|rank|recommend|hire|shortlist|"
     r"ignore|treat|consider|assess)\b"
     r"|\byou\s+(?:are|must|should|will)\s+(?:now\s+)?(?:an?\s+)?(?:ai|assistant|language\s+model|"
-    r"screener|rate|score|mark|recommend|ignore|treat|output|answer|respond)\b"
+    r"screener|recruiter|reviewer|evaluator|grader|hiring\s+manager|rate|score|mark|recommend|"
+    r"ignore|treat|output|answer|respond)\b"
     r"|\b(?:rate|score|mark|assess|evaluate|rank|grade|treat)\s+(?:this|the|my|me)?\s*(?:candidate|"
     rf"applicant|profile|resume|cv|me|requirements?)\b[^\n]{{0,40}}?\b(?:as\s+)?{_GRADE}\b"
     r"|\b(?:rate|score|mark)\s+(?:every|each|all)\s+requirements?\b"
@@ -83,15 +84,28 @@ def skeleton(text: str) -> str:
 
 
 def _line_span(text: str, start: int, end: int) -> tuple[int, int]:
-    """The whole lines holding ``text[start:end]``, with the line break after them, and the
-    blank line after them too when one comes before them (a paragraph of its own)."""
+    """The whole lines holding ``text[start:end]``, with the line break after them."""
     line_start = text.rfind("\n", 0, start) + 1
     line_end = text.find("\n", end)
-    line_end = len(text) if line_end < 0 else line_end + 1
-    blank_before = line_start == 0 or text[max(0, line_start - 2) : line_start] == "\n\n"
-    if blank_before and text[line_end : line_end + 1] == "\n":
-        line_end += 1
-    return line_start, line_end
+    return line_start, len(text) if line_end < 0 else line_end + 1
+
+
+def _paragraphs(text: str, spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """Whole-line spans with touching ones joined, each taking the blank line after it too when
+    one comes before it (a paragraph of its own), so no gap is left where it was."""
+    joined: list[list[int]] = []
+    for start, end in sorted(spans):
+        if joined and start <= joined[-1][1]:
+            joined[-1][1] = max(joined[-1][1], end)
+        else:
+            joined.append([start, end])
+    out = []
+    for start, end in joined:
+        blank_before = start == 0 or text[max(0, start - 2) : start] == "\n\n"
+        if blank_before and text[end : end + 1] == "\n":
+            end += 1
+        out.append((start, end))
+    return out
 
 
 _SENTENCE_END = re.compile(r"[.!?](?=\s|$)")
@@ -109,7 +123,7 @@ def _sentence_span(text: str, start: int, end: int) -> tuple[int, int]:
     first = max([e for e in ends if e <= start], default=line_start)
     last = min([e for e in ends if e >= end], default=line_stop)
     if not text[line_start:first].strip() and not text[last:line_stop].strip():
-        return _line_span(text, start, end)
+        return line_start, min(line_stop + 1, len(text))
     if first > line_start:  # after a sentence: " <these sentences>", that sentence keeps its end
         return first, last
     first += len(_MARKER.match(text, first)[0])  # type: ignore[index]
@@ -134,11 +148,24 @@ def _json_block(text: str, at: int) -> tuple[int, int]:
     return opening, len(text)
 
 
-def _removals(
-    text: str, starts_ends: list[tuple[int, int]], kind: str, *, sentences: bool = False
-) -> list[Edit]:
-    span = _sentence_span if sentences else _line_span
-    return [Edit(*span(text, start, end), "", kind) for start, end in starts_ends]
+def _removals(text: str, found: list[tuple[int, int, str]]) -> list[Edit]:
+    """Edits removing each found ``(start, end, kind)``: the sentences of an instruction, the
+    lines of a tag or fake answer; lines left empty go with the paragraph gap they leave."""
+    lines: list[tuple[int, int]] = []
+    kinds: list[tuple[int, str]] = []
+    edits = []
+    for start, end, kind in found:
+        span = _sentence_span(text, start, end) if kind == "instructions" else None
+        if span is None or span == _line_span(text, start, end):
+            lines.append(_line_span(text, start, end))
+            kinds.append((lines[-1][0], kind))
+        else:
+            edits.append(Edit(*span, "", kind))
+    for start, end in _paragraphs(text, lines):
+        for at, kind in kinds:
+            if start <= at < end:
+                edits.append(Edit(start, end, "", kind))
+    return edits
 
 
 def _lookalikes(text: str, folded: str) -> list[Edit]:
@@ -157,13 +184,11 @@ def screening_edits(text: str) -> list[Edit]:
     Kinds are those of :data:`KINDS`; the same text always gives the same edits.
     """
     folded = skeleton(text)
-    said = [(m.start(), m.end()) for m in _INSTRUCTION.finditer(folded)]
-    edits = _removals(text, said, "instructions", sentences=True)
-    edits += _removals(
-        text, [(m.start(), m.end()) for m in _ROLE_TAG.finditer(folded)], "role_tags"
-    )
+    found = [(m.start(), m.end(), "instructions") for m in _INSTRUCTION.finditer(folded)]
+    found += [(m.start(), m.end(), "role_tags") for m in _ROLE_TAG.finditer(folded)]
     blocks = [_json_block(folded, m.start()) for m in _JSON_KEY.finditer(folded)]
-    edits += _removals(text, [b for b in blocks if b[1] > b[0]], "fake_assessment")
+    found += [(start, end, "fake_assessment") for start, end in blocks if end > start]
+    edits = _removals(text, found)
     edits += _lookalikes(text, folded)
     return edits
 
