@@ -13,6 +13,7 @@ from agent.cli.batch import batch_app
 from agent.cli.bench import bench
 from agent.cli.chat import chat
 from agent.cli.evaluate import evaluate
+from agent.cli.fairness import fairness_app
 from agent.cli.loadtest import loadtest
 from agent.cli.model import model_app
 from agent.cli.output import say
@@ -36,6 +37,7 @@ app.command()(serve)
 app.command()(chat)
 app.command()(loadtest)
 app.add_typer(batch_app, name="batch")
+app.add_typer(fairness_app, name="fairness")
 app.add_typer(model_app, name="model")
 app.add_typer(db_app, name="db")
 app.add_typer(candidate_app, name="candidate")
