@@ -1,0 +1,1 @@
+"""Responsible screening: name-swap invariance and the bias audit (NYC Local Law 144)."""
