@@ -31,6 +31,7 @@ from schemas.report import MatchReport
 
 AuditEventName = Literal[
     "analysis_created",
+    "profile_flagged",
     "analysis_viewed",
     "analysis_exported",
     "candidate_anonymized",
@@ -41,6 +42,7 @@ AuditEventName = Literal[
     "batch_finished",
     "batch_item_reclaimed",
     "batch_exported",
+    "bias_audit",
     "api_key_created",
     "api_key_revoked",
     "webhook_added",
@@ -200,6 +202,14 @@ def save_analysis(
             candidate_row=candidate_row.id,
             details={"job_id": job_row.id, "score": row.score, "prompt_version": p.prompt_version},
         )
+        if report.flags:  # attempts to steer the screener, by kind (never the text)
+            record_event(
+                session,
+                event="profile_flagged",
+                analysis_id=row.id,
+                candidate_row=candidate_row.id,
+                details={"flags": report.flags},
+            )
     return row, created
 
 

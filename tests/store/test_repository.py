@@ -249,3 +249,21 @@ def test_sqlite_runs_with_wal_and_foreign_keys(database):
     with database.engine.connect() as connection:
         assert connection.execute(text("PRAGMA journal_mode")).scalar() == "wal"
         assert connection.execute(text("PRAGMA foreign_keys")).scalar() == 1
+
+
+def test_an_injected_profile_s_analysis_is_recorded_as_flagged_without_its_text(database, job):
+    from pathlib import Path
+
+    from agent.ingest.files import load_candidate
+
+    corpus = Path(__file__).resolve().parents[1] / "fixtures" / "injection"
+    injected = load_candidate(corpus / "bio_note_to_ai.md")
+    report = make_report(job, injected)
+    assert report.flags == ["instructions"]
+    with database.session() as session:
+        row, _ = repo.save_analysis(session, report=report, job=job, candidate=injected)
+    with database.session() as session:
+        event = session.scalars(select(AuditEvent).filter_by(event="profile_flagged")).one()
+        assert event.details == {"flags": ["instructions"]}
+        assert event.analysis_id == row.id
+        assert "Note to the AI" not in json.dumps(event.details)
