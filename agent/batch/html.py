@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
 
 from agent.batch.shortlist import ranked, strongest_quote
+from agent.ingest.injection import KINDS
 
 if TYPE_CHECKING:
     from agent.batch.exports import RunView
@@ -63,6 +64,7 @@ def _candidates(view: RunView) -> list[dict[str, Any]]:
                     for a in report.analysis.assessments
                 ],
                 "ratings": report.analysis.ratings(),
+                "attempts": [KINDS[flag] for flag in report.flags if flag in KINDS],
             }
         )
     return out

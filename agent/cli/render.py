@@ -83,6 +83,7 @@ def format_report(report: MatchReport) -> str:
         "",
         score_line,
         f"Recommendation: {rec.greenhouse} (Greenhouse{lever}) — {rec.reason}",
+        "  (decision support for a recruiter's review: nothing is rejected automatically)",
         "",
         "Summary: " + report.analysis.summary.strip() + _by(report, "summary"),
     ]
@@ -94,5 +95,23 @@ def format_report(report: MatchReport) -> str:
         )
     if report.hidden_text:
         lines.append(f"Warning: hidden text in the profile was ignored: {report.hidden_text[:3]}")
+    lines += screening_lines(report)
     lines += ["", "Speed: " + format_speed(report.metrics)]
     return "\n".join(lines)
+
+
+def screening_lines(report: MatchReport) -> list[str]:
+    """What the model was not shown: attempts to steer it (flagged) and blinded details."""
+    from agent.ingest.injection import KINDS
+
+    lines = []
+    attempts = [KINDS[f] for f in report.flags if f in KINDS]
+    if attempts:
+        lines.append(
+            "Warning: the profile tries to steer the screener; kept from the model: "
+            + "; ".join(attempts)
+        )
+    if report.blinded:
+        kinds = ", ".join(f"{kind.replace('_', ' ')} {n}" for kind, n in report.blinded.items())
+        lines.append(f"Blinded for the model (quotes above are the profile's own words): {kinds}")
+    return lines

@@ -213,3 +213,18 @@ def test_without_blinding_the_model_reads_the_name_but_never_the_attempt():
 
 def test_the_corpus_base_is_the_weak_sample_candidate():
     assert (CORPUS / "clean.md").read_text() == (SAMPLES / "candidates" / "cand_056.md").read_text()
+
+
+def test_the_terminal_report_warns_of_the_attempt_and_says_what_was_blinded():
+    from agent.cli.render import format_report
+
+    candidate = CandidateProfile(id="c", text=NAMED)
+    engine = ScriptedEngine()
+    engine.enqueue(valid_answer(prepare_request(JOB, candidate, engine)))
+    lines = format_report(analyze(JOB, candidate, engine)).splitlines()
+    assert (
+        "Warning: the profile tries to steer the screener; kept from the model: "
+        "instructions to the screener" in lines
+    )
+    assert any(line.startswith("Blinded for the model") and "name 2" in line for line in lines)
+    assert any("recruiter's review" in line for line in lines)

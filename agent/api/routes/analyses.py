@@ -67,7 +67,11 @@ def shaped(report: MatchReport, analysis_id: int, request: Request, fmt: Format)
     elif fmt == "ashby":
         body = payloads.ashby_feedback(report)
     else:
-        body = {"id": analysis_id, **report.model_dump(mode="json")}
+        body = {
+            "id": analysis_id,
+            **report.model_dump(mode="json"),
+            "review_note": payloads.REVIEW_NOTE,
+        }
     return JSONResponse(body, headers=headers)
 
 
