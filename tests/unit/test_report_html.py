@@ -100,3 +100,25 @@ def test_a_candidate_opens_to_its_verdicts_and_quotes(browser, report_page):
     for quote in quotes:  # verbatim from the profile, as rendered
         assert quote.strip("“”") in text
     first.screenshot(path=str(report_page.with_name("candidate.png")))
+
+
+def test_a_profile_that_steers_the_screener_is_flagged_on_its_card(browser, tmp_path):
+    folder = resume_folder(tmp_path, ids=("cand_033",))
+    corpus = Path(__file__).resolve().parents[1] / "fixtures" / "injection"
+    shutil.copy(corpus / "fake_chatml_system.md", folder / "cand_056_injected.md")
+    with open_database(f"sqlite:///{tmp_path / 'store.db'}") as database:
+        service = answering_service(database)
+        found = collect_candidates([str(folder)])
+        state = open_run(service, load_job(job_path("job_008")), found, name="flag test")
+        work_run(service, state.run_id)
+        page_path = save_outputs(database, state.run_id, tmp_path / "out")["html"]
+    page, _ = _open(browser, page_path)
+    card = page.locator("details.cand", has_text="cand_056_injected")
+    card.locator("summary").click()
+    flag = card.locator("p.flag")
+    assert flag.is_visible()
+    assert "fake chat-role or prompt tags" in flag.inner_text()
+    assert "name 1" in card.locator("p.by", has_text="Blinded").inner_text()
+    assert page.locator("p.flag").count() == 1  # the clean profile is not flagged
+    card.screenshot(path=str(tmp_path / "flagged.png"))
+    shutil.copy(tmp_path / "flagged.png", "/tmp/flagged.png")
