@@ -6,6 +6,7 @@ import pytest
 
 from agent.graph.validation import validate_analysis
 from agent.ingest.files import load_candidate
+from agent.ingest.profile_view import profile_view
 from agent.service import analyze, analyze_many
 from schemas.report import MatchReport
 from tests.conftest import candidate_path
@@ -33,7 +34,9 @@ def test_every_sample_pair_validates(speculative_outputs, pair_inputs):
     generations, _ = speculative_outputs
     for (job, candidate), generation in zip(pair_inputs, generations, strict=True):
         assert generation.finish_reason == "stop", (job.title, candidate.id)
-        analysis = validate_analysis(generation.text, job.requirements, candidate.text)
+        # the model quotes the profile it read: blinded ("Name: [name]") and screened
+        model_profile = profile_view(candidate).text
+        analysis = validate_analysis(generation.text, job.requirements, model_profile)
         assert [a.requirement_id for a in analysis.assessments] == [r.id for r in job.requirements]
 
 
