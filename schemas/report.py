@@ -40,6 +40,11 @@ class Recommendation(BaseModel):
         None, description="Lever's 4-point scale; None when there is no decision to map."
     )
     reason: str
+    review: str = Field(
+        "Decision support for a recruiter's review, not a hiring decision: nothing rejects a "
+        "candidate automatically.",
+        description="What the recommendation is for (every surface shows it).",
+    )
 
 
 class Provenance(BaseModel):

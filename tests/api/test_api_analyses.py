@@ -184,3 +184,11 @@ def test_anonymize_keeps_the_verdicts_without_the_person(api, job_text, candidat
         row = get_analysis(session, analysis_id=analysis_id, audit=None)
         assert row.report["score"] == made.json()["score"]
         assert row.report["candidate"] == {"id": None, "display_name": None}
+
+
+def test_the_report_says_it_is_for_human_review(api, job_text, candidate_text):
+    response = api.client.post(
+        "/v1/analyses", params={"wait": "true"}, json=pair(job_text, candidate_text), headers=AUTH
+    )
+    assert response.status_code == 200, response.text
+    assert "recruiter's review" in response.json()["recommendation"]["review"]

@@ -67,11 +67,7 @@ def shaped(report: MatchReport, analysis_id: int, request: Request, fmt: Format)
     elif fmt == "ashby":
         body = payloads.ashby_feedback(report)
     else:
-        body = {
-            "id": analysis_id,
-            **report.model_dump(mode="json"),
-            "review_note": payloads.REVIEW_NOTE,
-        }
+        body = {"id": analysis_id, **report.model_dump(mode="json")}
     return JSONResponse(body, headers=headers)
 
 
