@@ -9,6 +9,7 @@ import typer
 from pydantic import ValidationError
 
 from agent.cli.analyze import analyze
+from agent.cli.audit import audit
 from agent.cli.batch import batch_app
 from agent.cli.bench import bench
 from agent.cli.chat import chat
@@ -36,6 +37,7 @@ app.command()(show)
 app.command()(serve)
 app.command()(chat)
 app.command()(loadtest)
+app.command()(audit)
 app.add_typer(batch_app, name="batch")
 app.add_typer(fairness_app, name="fairness")
 app.add_typer(model_app, name="model")

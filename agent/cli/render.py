@@ -83,7 +83,7 @@ def format_report(report: MatchReport) -> str:
         "",
         score_line,
         f"Recommendation: {rec.greenhouse} (Greenhouse{lever}) — {rec.reason}",
-        "  (decision support for a recruiter's review: nothing is rejected automatically)",
+        f"  ({rec.review})",
         "",
         "Summary: " + report.analysis.summary.strip() + _by(report, "summary"),
     ]
