@@ -7,14 +7,12 @@ that were not analyzed and why, and the run's settings and speed.
 
 from __future__ import annotations
 
-from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
-
 from agent.batch.shortlist import ranked, strongest_quote
 from agent.ingest.injection import KINDS
+from agent.pages import page_environment
 
 if TYPE_CHECKING:
     from agent.batch.exports import RunView
@@ -33,17 +31,6 @@ VERDICTS = {
     "not_met": "not met",
     "insufficient_evidence": "no evidence",
 }
-
-
-@lru_cache(maxsize=1)
-def _environment() -> Environment:
-    return Environment(
-        loader=FileSystemLoader(TEMPLATES),
-        autoescape=select_autoescape(default=True),
-        undefined=StrictUndefined,
-        trim_blocks=True,
-        lstrip_blocks=True,
-    )
 
 
 def _candidates(view: RunView) -> list[dict[str, Any]]:
@@ -74,7 +61,7 @@ def render_report_html(view: RunView) -> str:
     candidates = _candidates(view)
     shown = {c["report"].recommendation.greenhouse for c in candidates}
     return (
-        _environment()
+        page_environment(TEMPLATES)
         .get_template("report.html.j2")
         .render(
             view=view,

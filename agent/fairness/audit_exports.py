@@ -7,12 +7,10 @@ import csv
 import io
 import json
 from datetime import UTC, datetime
-from functools import lru_cache
 from pathlib import Path
 
-from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
-
 from agent.fairness.audit import AuditResult
+from agent.pages import page_environment
 
 TEMPLATES = Path(__file__).with_name("templates")
 FILE_NAMES = {"csv": "audit.csv", "json": "audit.json", "html": "audit.html"}
@@ -74,20 +72,9 @@ def audit_json(result: AuditResult, files: dict[str, str] | None = None) -> str:
     return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
 
 
-@lru_cache(maxsize=1)
-def _environment() -> Environment:
-    return Environment(
-        loader=FileSystemLoader(TEMPLATES),
-        autoescape=select_autoescape(default=True),
-        undefined=StrictUndefined,
-        trim_blocks=True,
-        lstrip_blocks=True,
-    )
-
-
 def audit_html(result: AuditResult, *, made_at: datetime | None = None) -> str:
     return (
-        _environment()
+        page_environment(TEMPLATES)
         .get_template("audit.html.j2")
         .render(audit=result, made_at=(made_at or datetime.now(UTC)).strftime("%Y-%m-%d %H:%M"))
     )
