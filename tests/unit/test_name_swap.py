@@ -30,6 +30,12 @@ def _swap(*args: str):
     return result
 
 
+def _demo_swap(*args: str):
+    """The command on the demo pair, whatever its exit code."""
+    demo = ["--job", str(job_path("job_008")), "--candidate", str(candidate_path("cand_033"))]
+    return runner.invoke(app, ["fairness", "name-swap", *demo, *args])
+
+
 def _template_profile(tmp_path):
     data = json.loads(TEMPLATES.read_text())
     job = data["jobs"][0]
@@ -58,14 +64,8 @@ def test_without_blinding_each_name_changes_the_prompt(tmp_path):
 
 
 def test_the_table_names_groups_hashes_scores_and_the_spread():
-    result = _swap(
-        "--job",
-        str(job_path("job_008")),
-        "--candidate",
-        str(candidate_path("cand_033")),
-        "--groups",
-        "W_M,B_W,A_M,H_W",
-    )
+    result = _demo_swap("--groups", "W_M,B_W,A_M,H_W")
+    assert result.exit_code == 0, result.output
     lines = result.output.splitlines()
     for label in ("White men", "Black women", "Asian men", "Hispanic women"):
         row = next(line for line in lines if line.startswith(label))
@@ -96,35 +96,11 @@ def test_names_are_picked_per_group_and_the_same_seed_picks_the_same():
 def test_a_bad_names_file_is_one_line(tmp_path, content, message):
     bad = tmp_path / "names.json"
     bad.write_text(content)
-    result = runner.invoke(
-        app,
-        [
-            "fairness",
-            "name-swap",
-            "--job",
-            str(job_path("job_008")),
-            "--candidate",
-            str(candidate_path("cand_033")),
-            "--names",
-            str(bad),
-        ],
-    )
+    result = _demo_swap("--names", str(bad))
     assert result.exit_code != 0
     assert message in result.output and "Traceback" not in result.output
 
 
 def test_an_unknown_group_is_named():
-    result = runner.invoke(
-        app,
-        [
-            "fairness",
-            "name-swap",
-            "--job",
-            str(job_path("job_008")),
-            "--candidate",
-            str(candidate_path("cand_033")),
-            "--groups",
-            "X_Y",
-        ],
-    )
+    result = _demo_swap("--groups", "X_Y")
     assert result.exit_code != 0 and "no group X_Y" in result.output
