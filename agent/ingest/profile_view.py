@@ -8,7 +8,7 @@ from dataclasses import dataclass, replace
 from agent.ingest.blinding import blinding_edits, candidate_names
 from agent.ingest.injection import hidden_instructions, screening_edits
 from agent.ingest.masking import MaskedText, apply_edits
-from agent.ingest.visible_text import hidden_fragments, visible_text
+from agent.ingest.visible_text import visible_and_hidden
 from schemas.analysis import MatchAnalysis
 from schemas.inputs import CandidateProfile
 
@@ -30,8 +30,7 @@ class ProfileView:
 
 def profile_view(candidate: CandidateProfile, *, blind: bool = True) -> ProfileView:
     raw = candidate.text
-    visible = visible_text(raw)
-    hidden = hidden_fragments(raw)
+    visible, hidden = visible_and_hidden(raw)
     screening = screening_edits(visible)
     edits = list(screening)
     if blind:

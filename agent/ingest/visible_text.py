@@ -158,6 +158,12 @@ def hidden_fragments(raw: str) -> list[str]:
     return _scan(raw).fragments
 
 
+def visible_and_hidden(raw: str) -> tuple[str, list[str]]:
+    """:func:`visible_text` and :func:`hidden_fragments` of ``raw`` from one pass over it."""
+    scan = _scan(raw)
+    return scan.text, scan.fragments
+
+
 def _scan(raw: str) -> _Scan:
     """Run every removal step in rendering order and tidy the result."""
     scan = _Scan(raw.replace(_MARK, "").replace("\r\n", "\n"))
