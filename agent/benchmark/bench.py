@@ -13,6 +13,8 @@ from typing import Any
 
 from agent.benchmark.configs import BenchConfig
 from agent.benchmark.runner import ConfigRun, first_difference, run_config
+from agent.benchmark.sla import SlaSearch
+from agent.benchmark.targets import target_rows
 from agent.benchmark.workload import Workload
 from agent.text_tables import new_table, render_table
 from serving.config import EngineSettings
@@ -69,7 +71,17 @@ def _config_result(run: ConfigRun, off: ConfigRun | None, names: list[str]) -> d
         "mean_acceptance_length": run.speculation.mean_acceptance_length,
         "acceptance_per_position": run.speculation.acceptance_per_position,
         **_lossless(off, run, names),
+        **({"sla": _sla_result(run, off)} if run.sla is not None else {}),
     }
+
+
+def _sla_result(run: ConfigRun, off: ConfigRun | None) -> dict[str, Any]:
+    """The search's answer, with the ratio of its rate to ``off``'s (None when off met nothing)."""
+    assert run.sla is not None
+    out = run.sla.as_dict()
+    base = off.sla.max_qps if off is not None and off.sla is not None else 0.0
+    out["ratio"] = round(run.sla.max_qps / base, 3) if base else None
+    return out
 
 
 def run_bench(
@@ -81,6 +93,7 @@ def run_bench(
     qps: float | None,
     seed: int,
     say: Callable[[str], None],
+    sla: SlaSearch | None = None,
 ) -> dict[str, Any]:
     started = time.perf_counter()
     ordered = tuple(level for level in RUN_ORDER if level in levels)
@@ -95,8 +108,11 @@ def run_bench(
         return rate["qps"]
 
     for config in configs:
-        run = run_config(config, workload, base, levels=ordered, qps=fixed_rate, seed=seed, say=say)
+        run = run_config(
+            config, workload, base, levels=ordered, qps=fixed_rate, seed=seed, say=say, sla=sla
+        )
         runs.append(run)
+    configs_out = [_config_result(r, _baseline(r, runs), workload.names) for r in runs]
     return {
         "created_at": datetime.now(UTC).isoformat(timespec="seconds"),
         "machine": {
@@ -113,7 +129,9 @@ def run_bench(
         "max_tokens": workload.max_tokens,
         "seed": seed,
         "levels": list(ordered),
-        "configs": [_config_result(r, _baseline(r, runs), workload.names) for r in runs],
+        **({"sla_p90_s": sla.ceiling_s, "sla_probes": sla.probes} if sla is not None else {}),
+        "configs": configs_out,
+        "targets": target_rows(configs_out),
         "run_s": round(time.perf_counter() - started, 1),
     }
 
@@ -172,6 +190,10 @@ def format_table(results: dict[str, Any]) -> str:
                 thr,
             )
     lines = render_table(table)
+    if results.get("sla_p90_s"):
+        lines += ["", *_sla_lines(results)]
+    if results.get("targets"):
+        lines += ["", *_target_lines(results["targets"])]
     lines.append("")
     for config in results["configs"]:
         acc = config["acceptance_rate"]
@@ -189,3 +211,38 @@ def format_table(results: dict[str, Any]) -> str:
     if "run_s" in results:
         lines.append(f"Run time: {results['run_s'] / 60:.1f} min (engine starts included)")
     return "\n".join(lines)
+
+
+def _sla_lines(results: dict[str, Any]) -> list[str]:
+    """Highest Poisson rate within the P90 ceiling, per config, against its ``off``."""
+    table = new_table()
+    ceiling = results["sla_p90_s"]
+    table.add_column(f"within P90 ≤ {ceiling:g} s", overflow="fold")
+    for name in ("max req/s", "tok/s", "vs off", "probes"):
+        table.add_column(name, justify="right", no_wrap=True)
+    table.add_column("note", overflow="fold")
+    for config in results["configs"]:
+        sla = config.get("sla")
+        if not sla:
+            continue
+        ratio = sla.get("ratio")
+        table.add_row(
+            config["name"],
+            f"{sla['max_qps']:.3f}",
+            f"{sla['output_tok_per_s']:.1f}",
+            f"{ratio:.2f}x" if ratio else "",
+            str(len(sla["probes"])),
+            sla.get("note") or "",
+        )
+    return render_table(table)
+
+
+def _target_lines(rows: list[dict[str, Any]]) -> list[str]:
+    table = new_table()
+    for name in ("config", "target", "goal", "measured", ""):
+        table.add_column(name, overflow="fold")
+    for row in rows:
+        table.add_row(
+            row["config"], row["target"], row["goal"], row["measured"], "met" if row["met"] else ""
+        )
+    return render_table(table)

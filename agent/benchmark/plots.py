@@ -79,8 +79,35 @@ def _cdfs(results: dict[str, Any], path: Path) -> Path:
     return _save(plt, fig, path)
 
 
+def _sla(results: dict[str, Any], path: Path) -> Path:
+    """Each SLA probe: the throughput it got against its P90, one line per config."""
+    plt = _pyplot()
+    fig, ax = plt.subplots(figsize=(7, 4.5))
+    for config in results["configs"]:
+        probes = sorted((config.get("sla") or {}).get("probes", []), key=lambda p: p["qps"])
+        if probes:
+            xs = [p["output_tok_per_s"] for p in probes]
+            ax.plot(xs, [p["p90_s"] for p in probes], marker="o", label=config["name"])
+    ceiling = results["sla_p90_s"]
+    ax.axhline(ceiling, color="grey", linestyle="--", linewidth=1)
+    ax.annotate(
+        f"P90 ceiling {ceiling:g} s",
+        (0.01, ceiling),
+        xycoords=("axes fraction", "data"),
+        textcoords="offset points",
+        xytext=(0, 4),
+        fontsize=8,
+        color="grey",
+    )
+    ax.set_xlabel("output tokens/s at the probed arrival rate")
+    ax.set_ylabel("P90 end-to-end latency (s)")
+    ax.set_title(f"Throughput against P90 latency ({results['pairs']} requests per probe)")
+    ax.legend(fontsize=8)
+    return _save(plt, fig, path)
+
+
 def write_plots(results: dict[str, Any], out_dir: Path) -> list[Path]:
-    """Write the four plots next to results.json; returns their paths."""
+    """Write the plots next to results.json (the SLA one after a search); returns their paths."""
     out_dir.mkdir(parents=True, exist_ok=True)
     return [
         _bars(
@@ -99,4 +126,5 @@ def write_plots(results: dict[str, Any], out_dir: Path) -> list[Path]:
         ),
         _acceptance(results, out_dir / "acceptance_per_position.png"),
         _cdfs(results, out_dir / "latency_cdf.png"),
+        *([_sla(results, out_dir / "sla_throughput_p90.png")] if results.get("sla_p90_s") else []),
     ]

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from agent.benchmark.configs import BenchConfig
+from agent.benchmark.sla import Probe, SlaResult, SlaSearch, search_max_qps
 from agent.benchmark.stats import summarize
 from agent.benchmark.workload import WorkItem, Workload
 from serving.config import EngineSettings
@@ -31,6 +32,7 @@ class ConfigRun:
     outputs: list[list[int]] = field(default_factory=list)  # concurrency_1, in workload order
     speculation: SpeculationCounters = field(default_factory=SpeculationCounters)
     engine_start_s: float = 0.0
+    sla: SlaResult | None = None
 
 
 Progress = Callable[[Generation], None]
@@ -104,8 +106,10 @@ def run_config(
     qps: Callable[[ConfigRun], float],  # asked with this run's levels so far
     seed: int,
     say: Callable[[str], None],
+    sla: SlaSearch | None = None,
 ) -> ConfigRun:
-    """Start (or reach) the engine for ``config``, warm it up, and run every level in turn."""
+    """Start (or reach) the engine for ``config``, warm it up, and run every level in turn;
+    then, with ``sla``, search the highest arrival rate whose P90 meets its ceiling."""
     from serving.factory import open_engine
 
     run = ConfigRun(config)
@@ -122,9 +126,7 @@ def run_config(
                 + (f" at {rate:.3f} req/s" if rate else "")
                 + "…"
             )
-            reset = getattr(engine, "reset_prefix_cache", None)
-            if reset is not None:  # in-process only: a server keeps its cache
-                reset()
+            _reset_cache(engine)
             generations, wall, spec = run_level(
                 engine,
                 items,
@@ -141,7 +143,55 @@ def run_config(
             run.speculation = run.speculation + spec
             if level == "concurrency_1":
                 run.outputs = [g.token_ids for g in generations]
+        if sla is not None:
+            run.sla = _search(engine, items, run, sla, seed=seed, say=say)
     return run
+
+
+def _search(
+    engine: Engine,
+    items: list[WorkItem],
+    run: ConfigRun,
+    sla: SlaSearch,
+    *,
+    seed: int,
+    say: Callable[[str], None],
+) -> SlaResult:
+    """Probe Poisson rates with the same requests and seed, starting at the full-load rate."""
+    name = run.config.name
+
+    def probe(rate: float) -> Probe:
+        say(f"[{name}] SLA probe: {len(items)} requests at {rate:.3f} req/s…")
+        _reset_cache(engine)
+        generations, wall, _spec = run_level(engine, items, "fixed_qps", qps=rate, seed=seed)
+        summary = summarize([g.metrics for g in generations], wall)
+        measured = Probe(
+            qps=round(rate, 4),
+            p90_s=summary["e2e_s_p90"],
+            output_tok_per_s=summary["output_tok_per_s"],
+            requests_per_s=summary["requests_per_s"],
+        )
+        verdict = "within" if measured.meets(sla.ceiling_s) else "over"
+        say(f"  [{name}] P90 {measured.p90_s:.1f} s: {verdict} the {sla.ceiling_s:g} s ceiling")
+        return measured
+
+    full = run.levels.get("max_concurrency", {})
+    one = run.levels.get("concurrency_1", {})
+    return search_max_qps(
+        probe,
+        sla.ceiling_s,
+        capacity_qps=full.get("requests_per_s", 0.0),
+        unloaded_p90_s=one.get("e2e_s_p90"),
+        probes=sla.probes,
+    )
+
+
+def _reset_cache(engine: Engine) -> None:
+    """Every level and probe starts with an empty prefix cache (in-process only: a server
+    keeps its cache)."""
+    reset = getattr(engine, "reset_prefix_cache", None)
+    if reset is not None:
+        reset()
 
 
 def _reporter(config: BenchConfig, level: str, total: int, say: Callable[[str], None]) -> Progress:

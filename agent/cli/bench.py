@@ -45,6 +45,17 @@ def bench(
         float | None, typer.Option(min=0.001, help="Arrival rate for fixed_qps (default: auto).")
     ] = None,
     seed: Annotated[int, typer.Option(help="Seed of the Poisson arrivals.")] = 0,
+    sla_p90: Annotated[
+        float | None,
+        typer.Option(
+            min=0.1,
+            help="Also find, per config, the highest Poisson rate whose P90 end-to-end latency "
+            "stays within SECONDS (adds the max_concurrency level, whose rate bounds the search).",
+        ),
+    ] = None,
+    sla_probes: Annotated[
+        int, typer.Option(min=1, max=12, help="SLA search: probes per config, each every pair.")
+    ] = 5,
     max_tokens: Annotated[
         int | None,
         typer.Option(
@@ -72,6 +83,7 @@ def bench(
     from agent.benchmark.bench import format_table, run_bench, write_outputs
     from agent.benchmark.configs import default_configs, parse_config
     from agent.benchmark.runner import LEVELS
+    from agent.benchmark.sla import SlaSearch
     from agent.benchmark.workload import build_workload
     from agent.errors import InputError
     from serving.config import write_speculation
@@ -96,9 +108,16 @@ def bench(
         unknown = [lv for lv in levels if lv not in LEVELS]
         if unknown:
             raise InputError(f"unknown level(s) {unknown}: use {', '.join(LEVELS)}")
+        sla = SlaSearch(sla_p90, sla_probes) if sla_p90 else None
+        if sla is not None and "max_concurrency" not in levels:
+            levels = (*levels, "max_concurrency")
         shape = f"{len(configs)} configs × {len(workload)} pairs × levels {', '.join(levels)}"
+        if sla is not None:
+            shape += f", then up to {sla.probes} probes within P90 ≤ {sla.ceiling_s:g} s"
         say(f"Benchmark: {shape}")
-        results = run_bench(configs, workload, settings, levels=levels, qps=qps, seed=seed, say=say)
+        results = run_bench(
+            configs, workload, settings, levels=levels, qps=qps, seed=seed, say=say, sla=sla
+        )
         if autotune:
             best, reason = choose(results["configs"])
             results["autotune"] = {"chosen": best["name"] if best else "off", "reason": reason}

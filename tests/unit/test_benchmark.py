@@ -282,7 +282,7 @@ def test_auto_rate_is_a_share_of_the_first_configs_full_load_rate(monkeypatch):
     """fixed_qps runs after max_concurrency, at QPS_SHARE of the first config's measured rate."""
     rates: list[float] = []
 
-    def fake_run_config(config, items, base, *, levels, qps, seed, say):
+    def fake_run_config(config, items, base, *, levels, qps, seed, say, sla=None):
         run = ConfigRun(config)
         full = 0.2 if config.name == "off" else 0.5
         run.levels["max_concurrency"] = {"requests_per_s": full}
