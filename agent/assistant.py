@@ -35,7 +35,7 @@ if TYPE_CHECKING:
     from agent.batch.sources import CandidateSet
     from agent.batch.worker import BatchWorker, ItemResult
     from agent.store import Database
-    from serving.config import EngineSettings
+    from serving.config import EngineSettings, ProfileName
     from serving.engine import Engine
 
 __all__ = ["AnalysisFailedError", "HiringAssistant", "InputError", "MatchReport"]
@@ -47,7 +47,9 @@ class HiringAssistant:
     ``engine``: an engine to use instead of starting one (the caller keeps ownership);
     ``settings``: engine settings (default: the environment and the settings file, so
     ``HIRING_ASSISTANT_ENGINE_URL`` selects a vLLM server); ``database_url``: default
-    ``DATABASE_URL``, else the SQLite file in the data dir.
+    ``DATABASE_URL``, else the SQLite file in the data dir; ``profile``: the engine preset,
+    ``interactive`` (latency first, one recruiter) or ``batch`` (throughput first, many
+    analyses at once), unless the settings name the speculation explicitly.
     """
 
     def __init__(
@@ -58,6 +60,7 @@ class HiringAssistant:
         database_url: str | None = None,
         max_attempts: int = 3,
         concurrency: int = 8,
+        profile: ProfileName = "interactive",
         say: Callable[[str], None] | None = None,
     ) -> None:
         self._given_engine = engine
@@ -65,6 +68,7 @@ class HiringAssistant:
         self._database_url = database_url
         self._max_attempts = max_attempts
         self._concurrency = concurrency
+        self._profile: ProfileName = profile
         self._say = say
         self._service: AnalysisService | None = None
 
@@ -91,7 +95,8 @@ class HiringAssistant:
         from serving.config import get_settings
         from serving.factory import open_engine
 
-        return open_engine(self._settings or get_settings(), say=self._say)
+        settings = (self._settings or get_settings()).for_profile(self._profile)
+        return open_engine(settings, say=self._say)
 
     def close(self) -> None:
         """Stop the engine (unless it was given) and close the database."""

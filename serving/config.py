@@ -8,6 +8,7 @@ is silent; `hiring-assistant bench --autotune --write` stores its pick there.
 
 from __future__ import annotations
 
+import json
 import os
 from functools import lru_cache
 from pathlib import Path
@@ -19,26 +20,48 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from serving.cpu import CPU_BIND_PATTERN
 
+Schedule = tuple[tuple[int, int, int], ...]
+
 
 class SpeculationConfig(BaseModel):
-    """N-gram (prompt-lookup) speculative decoding, or ``off``."""
+    """Speculative decoding: n-gram (prompt lookup), suffix decoding, or ``off``.
+
+    ``schedule`` is vLLM's ``num_speculative_tokens_per_batch_size``: ``(lo, hi, k)`` rows that
+    draft ``k`` tokens while ``lo`` to ``hi`` requests run (long drafts for one recruiter, short
+    ones under load); ``num_speculative_tokens`` stays the longest draft."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    method: Literal["ngram", "off"] = "ngram"
+    method: Literal["ngram", "suffix", "off"] = "ngram"
     num_speculative_tokens: int = Field(
         16, ge=1, le=32, description="Draft tokens per step (fastest measured, docs/benchmarks.md)."
     )
     prompt_lookup_max: int = Field(5, ge=1, le=32, description="Longest n-gram matched.")
     prompt_lookup_min: int = Field(2, ge=1, le=32, description="Shortest n-gram matched.")
+    schedule: Schedule | None = Field(
+        None, description="Draft length by batch size: (lo, hi, k) rows, e.g. ((1, 2, 16), ...)."
+    )
 
     @model_validator(mode="after")
-    def _min_not_above_max(self) -> SpeculationConfig:
+    def _consistent(self) -> SpeculationConfig:
         if self.prompt_lookup_min > self.prompt_lookup_max:
             raise ValueError(
                 f"prompt_lookup_min ({self.prompt_lookup_min}) must not exceed "
                 f"prompt_lookup_max ({self.prompt_lookup_max})"
             )
+        previous = 0
+        for lo, hi, k in self.schedule or ():
+            if lo != previous + 1 or hi < lo:
+                raise ValueError(
+                    f"schedule rows must cover batch sizes from 1 up without gaps, got {lo}-{hi}"
+                    + (f" after {previous}" if previous else "")
+                )
+            if not 0 <= k <= self.num_speculative_tokens:
+                raise ValueError(
+                    f"schedule draft length {k} must be 0..{self.num_speculative_tokens} "
+                    "(num_speculative_tokens; 0 drafts nothing)"
+                )
+            previous = hi
         return self
 
     @property
@@ -49,31 +72,72 @@ class SpeculationConfig(BaseModel):
         """The ``speculative_config`` argument vLLM expects, or None when off."""
         if not self.enabled:
             return None
-        return {
+        out: dict[str, object] = {
             "method": self.method,
             "num_speculative_tokens": self.num_speculative_tokens,
-            "prompt_lookup_max": self.prompt_lookup_max,
-            "prompt_lookup_min": self.prompt_lookup_min,
         }
+        if self.method == "ngram":
+            out["prompt_lookup_max"] = self.prompt_lookup_max
+            out["prompt_lookup_min"] = self.prompt_lookup_min
+        if self.schedule:
+            out["num_speculative_tokens_per_batch_size"] = [list(row) for row in self.schedule]
+        return out
 
     def described(self) -> dict[str, object]:
         """Method and settings for reports and results; the settings are None when off."""
         on = self.enabled
+        lookup = self.method == "ngram"
         return {
             "method": self.method,
             "num_speculative_tokens": self.num_speculative_tokens if on else None,
-            "prompt_lookup_max": self.prompt_lookup_max if on else None,
-            "prompt_lookup_min": self.prompt_lookup_min if on else None,
+            "prompt_lookup_max": self.prompt_lookup_max if lookup else None,
+            "prompt_lookup_min": self.prompt_lookup_min if lookup else None,
+            "schedule": [list(row) for row in self.schedule] if on and self.schedule else None,
         }
 
     @property
     def label(self) -> str:
+        """``off``, ``suffix:k=16`` or ``ngram:k=16,min=2,max=5``, then ``,batch=1-2:16/3-64:4``."""
         if not self.enabled:
             return "off"
-        return (
-            f"ngram:k={self.num_speculative_tokens},"
-            f"min={self.prompt_lookup_min},max={self.prompt_lookup_max}"
-        )
+        text = f"{self.method}:k={self.num_speculative_tokens}"
+        if self.method == "ngram":
+            text += f",min={self.prompt_lookup_min},max={self.prompt_lookup_max}"
+        if self.schedule:
+            text += ",batch=" + "/".join(f"{lo}-{hi}:{k}" for lo, hi, k in self.schedule)
+        return text
+
+
+def parse_schedule(text: str) -> Schedule:
+    """``1-2:16/3-8:8/9-64:4`` → ((1, 2, 16), (3, 8, 8), (9, 64, 4)); ValueError when malformed."""
+    rows = []
+    for part in text.split("/"):
+        span, _, k = part.partition(":")
+        lo, _, hi = span.partition("-")
+        if not (lo.isdigit() and hi.isdigit() and k.isdigit()):
+            raise ValueError(f"bad schedule row {part!r}: use LO-HI:K rows joined by '/'")
+        rows.append((int(lo), int(hi), int(k)))
+    return tuple(rows)
+
+
+ProfileName = Literal["interactive", "batch"]
+PROFILE_DOORS = {
+    "interactive": "analyze, chat, the Python API's single analyses",
+    "batch": "batch runs and the HTTP API server",
+}
+
+
+class Profiles(BaseModel):
+    """Named engine presets a front door picks: latency first for one recruiter, throughput
+    first for many analyses at once (measured: docs/benchmarks.md)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    interactive: SpeculationConfig = SpeculationConfig()
+    batch: SpeculationConfig = SpeculationConfig()
+
+    def get(self, name: ProfileName) -> SpeculationConfig:
+        return self.interactive if name == "interactive" else self.batch
 
 
 class EngineSettings(BaseSettings):
@@ -136,7 +200,19 @@ class EngineSettings(BaseSettings):
         600.0, gt=0, description="Longest wait for one answer from the vLLM server, in seconds."
     )
     seed: int = 0
-    speculation: SpeculationConfig = SpeculationConfig()
+    profiles: Profiles = Profiles()
+    speculation: SpeculationConfig = Field(
+        SpeculationConfig(),
+        description="Set explicitly (environment, settings file, a command's options), it "
+        "applies to every front door in place of their profiles.",
+    )
+
+    def for_profile(self, name: ProfileName) -> EngineSettings:
+        """The settings a front door runs with: its profile's speculation, unless speculation
+        was set explicitly, which then wins everywhere."""
+        if "speculation" in self.model_fields_set:
+            return self
+        return self.model_copy(update={"speculation": self.profiles.get(name)})
 
 
 SPECULATION_PREFIX = "HIRING_ASSISTANT_SPECULATION__"
@@ -161,15 +237,22 @@ def get_settings() -> EngineSettings:
     return EngineSettings(_env_file=settings_file())  # type: ignore[call-arg]
 
 
-def write_speculation(spec: SpeculationConfig, path: Path | None = None) -> Path:
-    """Store ``spec`` in the settings file, keeping its other lines; returns the file."""
+def write_speculation(
+    spec: SpeculationConfig, path: Path | None = None, *, profile: ProfileName | None = None
+) -> Path:
+    """Store ``spec`` in the settings file, keeping its other lines; returns the file.
+
+    With ``profile``, it becomes that profile's preset (and any explicit speculation there,
+    which would win over it, goes); without, the explicit speculation every front door uses."""
     target = path or settings_file()
+    prefix = f"HIRING_ASSISTANT_PROFILES__{profile.upper()}__" if profile else SPECULATION_PREFIX
+    dropped = (prefix, SPECULATION_PREFIX)
     kept = []
     if target.exists():
         kept = [
             line
             for line in target.read_text().splitlines()
-            if not line.strip().upper().startswith(SPECULATION_PREFIX)
+            if not line.strip().upper().startswith(dropped)
         ]
     values = {
         "METHOD": spec.method,
@@ -177,7 +260,9 @@ def write_speculation(spec: SpeculationConfig, path: Path | None = None) -> Path
         "PROMPT_LOOKUP_MIN": spec.prompt_lookup_min,
         "PROMPT_LOOKUP_MAX": spec.prompt_lookup_max,
     }
-    lines = kept + [f"{SPECULATION_PREFIX}{key}={value}" for key, value in values.items()]
+    if spec.schedule:
+        values["SCHEDULE"] = json.dumps([list(row) for row in spec.schedule])
+    lines = kept + [f"{prefix}{key}={value}" for key, value in values.items()]
     target.parent.mkdir(parents=True, exist_ok=True)
     target.write_text("\n".join(lines) + "\n")
     return target

@@ -1,4 +1,6 @@
-"""Engine configurations to compare: ``off`` or ``ngram:k=5,min=2,max=5``, plus CPU options.
+"""Engine configurations to compare: ``off``, ``ngram:k=5,min=2,max=5`` or ``suffix:k=16``,
+optionally with a draft length by batch size (``batch=1-2:16/3-8:8/9-64:4``: vLLM's
+``num_speculative_tokens_per_batch_size``), plus CPU options.
 
 CPU serving options can follow either form: ``eager=0`` compiles the model graph (slower
 start-up), ``bind=auto|nobind|all`` (or a CPU list such as ``bind=0-1``) sets the model's
@@ -20,13 +22,14 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from serving.config import EngineSettings, SpeculationConfig
+from serving.config import EngineSettings, SpeculationConfig, parse_schedule
 from serving.cpu import CPU_BIND_PATTERN
 
 _SPEC_KEYS = {"k": "num_speculative_tokens", "min": "prompt_lookup_min", "max": "prompt_lookup_max"}
 USAGE = (
-    "use 'off', 'server' or 'ngram:k=5,min=2,max=5', optionally with eager=0|1, "
-    "bind=all|auto|nobind|CPUS, dtype=float32|bfloat16, cache=0|1"
+    "use 'off', 'server', 'ngram:k=5,min=2,max=5' or 'suffix:k=16' (either with "
+    "batch=LO-HI:K/...), optionally with eager=0|1, bind=all|auto|nobind|CPUS, "
+    "dtype=float32|bfloat16, cache=0|1"
 )
 _DTYPES = {"float32", "bfloat16", "float16"}
 
@@ -61,9 +64,16 @@ def _cpu_option(key: str, raw: str, text: str, engine: dict[str, Any]) -> None:
         raise ValueError(f"bad setting {key}={raw!r} in {text!r}: {USAGE}")
 
 
-def default_configs(configured: SpeculationConfig) -> tuple[str, str]:
-    """``off`` against the speculation the product would use (settings, else shipped)."""
-    return ("off", (configured if configured.enabled else SpeculationConfig()).label)
+def default_configs(settings: EngineSettings) -> tuple[str, ...]:
+    """``off`` against what the product would use: the explicitly set speculation, else each
+    profile's preset (once when both are the same); the shipped n-gram default where that is
+    ``off`` too."""
+    if "speculation" in settings.model_fields_set:
+        chosen = [settings.speculation]
+    else:
+        chosen = [settings.profiles.interactive, settings.profiles.batch]
+    labels = [(c if c.enabled else SpeculationConfig()).label for c in chosen]
+    return ("off", *dict.fromkeys(labels))
 
 
 def parse_config(text: str, configured: SpeculationConfig | None = None) -> BenchConfig:
@@ -74,24 +84,27 @@ def parse_config(text: str, configured: SpeculationConfig | None = None) -> Benc
     if text == "server":
         return BenchConfig("server", configured or SpeculationConfig(), server=True)
     method, _, params = text.partition(":")
-    if method not in {"off", "ngram"}:
+    if method not in {"off", "ngram", "suffix"}:
         raise ValueError(f"unknown config {text!r}: {USAGE}")
-    values: dict[str, int] = {}
+    keys = {"ngram": _SPEC_KEYS, "suffix": {"k": _SPEC_KEYS["k"]}}.get(method, {})
+    values: dict[str, Any] = {}
     engine: dict[str, Any] = {}
     extras: list[str] = []
     for part in filter(None, params.split(",")):
         key, _, raw = part.partition("=")
-        if key in _SPEC_KEYS and method == "ngram":
+        if key in keys:
             if not raw.isdigit():
                 raise ValueError(f"bad setting {part!r} in {text!r}: use k=N, min=N, max=N")
-            values[_SPEC_KEYS[key]] = int(raw)
+            values[keys[key]] = int(raw)
+        elif key == "batch" and method != "off":
+            values["schedule"] = parse_schedule(raw)
         elif key in {"eager", "bind", "dtype", "cache"}:
             _cpu_option(key, raw, text, engine)
             extras.append(part)
         else:
             raise ValueError(f"bad setting {part!r} in {text!r}: {USAGE}")
     try:
-        spec = SpeculationConfig(method=method, **values)  # type: ignore[arg-type]
+        spec = SpeculationConfig(method=method, **values)
     except ValidationError as exc:
         raise ValueError(f"invalid config {text!r}: {exc.errors()[0]['msg']}") from None
     name = ",".join([spec.label, *extras]) if spec.enabled else ":".join(["off", ",".join(extras)])

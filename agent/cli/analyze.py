@@ -50,7 +50,7 @@ def analyze(
         profile = load_candidate(candidate)
         given = load_requirements(requirements_file) if requirements_file else None
         settings = with_speculation(
-            get_settings(),
+            get_settings().for_profile("interactive"),
             method="off" if no_speculation else None,
             num_speculative_tokens=num_speculative_tokens,
             prompt_lookup_max=prompt_lookup_max,

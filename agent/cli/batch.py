@@ -220,7 +220,9 @@ def export(
 def _service(database: Database, no_speculation: bool, concurrency: int | None) -> Iterator[Any]:
     from agent.service import CONCURRENCY, AnalysisService
 
-    settings = with_speculation(get_settings(), method="off" if no_speculation else None)
+    settings = with_speculation(
+        get_settings().for_profile("batch"), method="off" if no_speculation else None
+    )
     with start_engine(settings) as engine:
         yield AnalysisService(engine, database, concurrency=concurrency or CONCURRENCY)
 
@@ -483,7 +485,7 @@ def bench(
         if limit:
             found.candidates = found.candidates[:limit]
         out.mkdir(parents=True, exist_ok=True)
-        base = get_settings()
+        base = get_settings().for_profile("batch")
         results = []
         for name in names:
             result = measure_mode(MODES[name], posting, found, base, out, say)

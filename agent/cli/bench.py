@@ -74,12 +74,24 @@ def bench(
     k: Annotated[str, typer.Option(help="Autotune: draft lengths to try.")] = "5,8,16",
     min_n: Annotated[str, typer.Option("--min", help="Autotune: shortest n-grams.")] = "1,2",
     max_n: Annotated[str, typer.Option("--max", help="Autotune: longest n-grams.")] = "3,5",
+    batch: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--batch",
+            help="Autotune: a draft length by batch size to try with each k, repeatable "
+            "(LO-HI:K rows joined by '/', e.g. 1-2:16/3-6:8/7-64:4).",
+        ),
+    ] = None,
     write: Annotated[
-        bool, typer.Option(help="Autotune: store the pick in the user's settings file.")
+        bool,
+        typer.Option(
+            help="Autotune: store the picks as the interactive and batch profiles in the "
+            "user's settings file (dropping any explicit speculation setting there)."
+        ),
     ] = False,
 ) -> None:
     """Benchmark speculation settings against `off` on the match-analysis workload, in one run."""
-    from agent.benchmark.autotune import AUTOTUNE_LEVELS, choose, search_grid
+    from agent.benchmark.autotune import AUTOTUNE_LEVELS, choose, choose_batch, search_grid
     from agent.benchmark.bench import format_table, run_bench, write_outputs
     from agent.benchmark.configs import default_configs, parse_config
     from agent.benchmark.runner import LEVELS
@@ -92,14 +104,14 @@ def bench(
         settings = get_settings()
         if (config or level) and autotune:
             raise InputError("--autotune chooses its own configs and levels: drop --config/--level")
-        if write and not autotune:
-            raise InputError("--write stores an autotune pick: add --autotune")
+        if (write or batch) and not autotune:
+            raise InputError("--write and --batch belong to --autotune: add --autotune")
         try:
             if autotune:
                 grid = (_int_list(k, "--k"), _int_list(min_n, "--min"), _int_list(max_n, "--max"))
-                configs = search_grid(*grid)
+                configs = search_grid(*grid, tuple(batch or ()))
             else:
-                names = config or default_configs(settings.speculation)
+                names = config or default_configs(settings)
                 configs = [parse_config(c, settings.speculation) for c in names]
             workload = build_workload(data, pairs or (4 if autotune else 10), max_tokens)
         except (ValueError, OSError) as exc:
@@ -118,15 +130,23 @@ def bench(
         results = run_bench(
             configs, workload, settings, levels=levels, qps=qps, seed=seed, say=say, sla=sla
         )
+        picks = {}
         if autotune:
-            best, reason = choose(results["configs"])
-            results["autotune"] = {"chosen": best["name"] if best else "off", "reason": reason}
+            picks = {
+                "interactive": choose(results["configs"]),
+                "batch": choose_batch(results["configs"]),
+            }
+            results["autotune"] = {
+                profile: {"chosen": best["name"] if best else "off", "reason": reason}
+                for profile, (best, reason) in picks.items()
+            }
         written = write_outputs(results, out)
         typer.echo(format_table(results))
         typer.echo(f"Results and plots written to {out}/: {', '.join(p.name for p in written)}")
-        if autotune:
-            typer.echo(f"Autotune pick: {reason}")
+        for profile, (best, reason) in picks.items():
+            typer.echo(f"Autotune pick for the {profile} profile: {reason}")
             if write:
                 chosen = best["name"] if best else "off"
-                path = write_speculation(parse_config(chosen).speculation)
-                typer.echo(f"Saved {chosen} to {path}")
+                spec = parse_config(chosen).speculation
+                path = write_speculation(spec, profile=profile)  # type: ignore[arg-type]
+                typer.echo(f"Saved {chosen} as the {profile} profile in {path}")

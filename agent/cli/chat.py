@@ -64,7 +64,9 @@ def chat(
             name = session or (job.stem if job else None)
             if name is None:
                 raise InputError("give --job for a new session, or --session NAME to resume one")
-            engine = LazyEngine(lambda: open_engine(get_settings(), say=_note))
+            engine = LazyEngine(
+                lambda: open_engine(get_settings().for_profile("interactive"), say=_note)
+            )
             with engine:
                 service = AnalysisService(engine, database)  # type: ignore[arg-type]
                 talk = ChatSession(

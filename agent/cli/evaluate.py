@@ -65,7 +65,7 @@ def evaluate(
             )
         except ValueError as exc:
             raise InputError(str(exc)) from None
-        settings = get_settings()
+        settings = get_settings().for_profile("interactive")
         results: dict[str, Any] = {"speculation": settings.speculation.label}
         if extraction is not None:
             say("Requirements found in the postings, against the hand labels:")

@@ -66,7 +66,7 @@ def name_swap_command(
                 raise InputError(f"no group {', '.join(unknown)} in the names file ({known})")
             names = type(names)({g: names.groups[g] for g in wanted}, names.labels)
         picked = pick_names(names, per_group, seed)
-        with start_engine(get_settings()) as engine:
+        with start_engine(get_settings().for_profile("interactive")) as engine:
             say(
                 f"Analyzing {profile.id} under {len(picked)} names "
                 f"({'blinded' if not no_blind else 'not blinded'})…"

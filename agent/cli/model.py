@@ -50,7 +50,7 @@ def model_serve(
     from serving.server import start_server, stop_server, wait_until_ready
 
     with friendly_errors():
-        settings = get_settings()
+        settings = get_settings().for_profile("batch")  # a server serves many clients
         model = resolve_model(settings)
         url = f"http://{host}:{port}/v1"
         say(

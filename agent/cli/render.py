@@ -22,13 +22,17 @@ def _wrapped(text: str) -> str:
 
 
 def speculation_label(spec: dict[str, Any]) -> str:
-    """'off' or 'ngram k=5 min=2 max=5', from a report's or a stored row's speculation dict."""
-    if spec.get("method") != "ngram":
+    """'off', 'ngram k=5 min=2 max=5' or 'suffix k=16', then any draft length by batch size
+    ('by batch 1-2:16 3-64:4'), from a report's or a stored row's speculation dict."""
+    method = spec.get("method")
+    if method not in {"ngram", "suffix"}:
         return "off"
-    return (
-        f"ngram k={spec.get('num_speculative_tokens')} min={spec.get('prompt_lookup_min')} "
-        f"max={spec.get('prompt_lookup_max')}"
-    )
+    label = f"{method} k={spec.get('num_speculative_tokens')}"
+    if method == "ngram":
+        label += f" min={spec.get('prompt_lookup_min')} max={spec.get('prompt_lookup_max')}"
+    if spec.get("schedule"):
+        label += " by batch " + " ".join(f"{lo}-{hi}:{k}" for lo, hi, k in spec["schedule"])
+    return label
 
 
 def format_speed(metrics: dict[str, Any]) -> str:

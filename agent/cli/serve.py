@@ -41,7 +41,7 @@ def serve(
     logging.getLogger("hiring_assistant").setLevel(level)
     with friendly_errors():
         settings = ApiSettings()
-        with HiringAssistant(say=say, concurrency=settings.workers) as assistant:
+        with HiringAssistant(say=say, concurrency=settings.workers, profile="batch") as assistant:
             with assistant.database.session() as session:
                 stored = [k for k in api_keys(session) if k.revoked_at is None]
             if not stored and not settings.bootstrap_keys():

@@ -1,7 +1,7 @@
 import pytest
 
 from agent.benchmark import bench as bench_module
-from agent.benchmark.autotune import choose, search_grid
+from agent.benchmark.autotune import choose, choose_batch, search_grid
 from agent.benchmark.bench import format_table
 from agent.benchmark.configs import default_configs, parse_config
 from agent.benchmark.plots import write_plots
@@ -29,9 +29,18 @@ def test_parse_configs():
 
 def test_default_configs_compare_off_with_the_configured_speculation():
     tuned = SpeculationConfig(num_speculative_tokens=3, prompt_lookup_min=1, prompt_lookup_max=3)
-    assert default_configs(tuned) == ("off", "ngram:k=3,min=1,max=3")
+    explicit = EngineSettings(speculation=tuned)
+    assert default_configs(explicit) == ("off", "ngram:k=3,min=1,max=3")
     # speculation switched off in the settings: compare with the shipped n-gram default
-    assert default_configs(SpeculationConfig(method="off")) == ("off", SpeculationConfig().label)
+    off = EngineSettings(speculation=SpeculationConfig(method="off"))
+    assert default_configs(off) == ("off", SpeculationConfig().label)
+
+
+def test_default_configs_are_the_profiles_presets_when_speculation_is_not_set():
+    batch = SpeculationConfig(schedule=((1, 2, 16), (3, 64, 4)))
+    settings = EngineSettings(profiles={"batch": batch})
+    assert default_configs(settings) == ("off", SpeculationConfig().label, batch.label)
+    assert default_configs(EngineSettings(profiles={})) == ("off", SpeculationConfig().label)
 
 
 @pytest.mark.parametrize(
@@ -243,6 +252,43 @@ def test_autotune_picks_fastest_that_keeps_throughput_under_load():
     assert "2.67x faster than off" in reason and "2 of 3" in reason
 
 
+def test_autotune_grid_adds_each_schedule_to_the_draft_lengths_it_fits():
+    names = [c.name for c in search_grid((4, 16), (2,), (5,), ("1-2:16/3-64:4",))]
+    assert names == [
+        "off",
+        "ngram:k=4,min=2,max=5",
+        "ngram:k=16,min=2,max=5",
+        "ngram:k=16,min=2,max=5,batch=1-2:16/3-64:4",
+    ]
+
+
+def test_autotune_batch_profile_takes_the_most_throughput_at_full_load():
+    configs = [
+        _tuned("off", 40.0, 100.0),
+        _tuned("ngram:k=16,min=2,max=5", 10.0, 150.0),
+        _tuned("ngram:k=16,min=2,max=5,batch=1-2:16/3-64:4", 11.0, 170.0),
+    ]
+    best, reason = choose_batch(configs)
+    assert best is not None and best["name"].endswith("batch=1-2:16/3-64:4")
+    assert "1.70x off's" in reason
+    best, reason = choose_batch([_tuned("off", 40.0, 100.0), _tuned("ngram", 10.0, 90.0)])
+    assert best is None and "without" in reason
+
+
+def test_autotune_write_stores_both_profiles_and_drops_explicit_speculation(tmp_path):
+    from serving.config import write_speculation
+
+    path = tmp_path / "settings.env"
+    path.write_text("HIRING_ASSISTANT_SPECULATION__METHOD=off\nHIRING_ASSISTANT_DTYPE=float32\n")
+    batch = parse_config("ngram:k=16,batch=1-2:16/3-64:4").speculation
+    write_speculation(parse_config("ngram:k=8").speculation, path, profile="interactive")
+    write_speculation(batch, path, profile="batch")
+    settings = EngineSettings(_env_file=path)  # type: ignore[call-arg]
+    assert "speculation" not in settings.model_fields_set and settings.dtype == "float32"
+    assert settings.for_profile("interactive").speculation.num_speculative_tokens == 8
+    assert settings.for_profile("batch").speculation == batch
+
+
 def test_autotune_keeps_off_when_nothing_holds_throughput():
     best, reason = choose([_tuned("off", 40.0, 100.0), _tuned("ngram:k=5,min=2,max=5", 9, 50)])
     assert best is None and "keep speculation off" in reason
@@ -251,7 +297,7 @@ def test_autotune_keeps_off_when_nothing_holds_throughput():
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["--write"], "--write stores an autotune pick"),
+        (["--write"], "--write and --batch belong to --autotune"),
         (["--autotune", "--config", "off"], "chooses its own configs"),
         (["--autotune", "--k", "3,x"], "--k takes numbers"),
         (["--autotune", "--min", "0"], "--min takes positive numbers"),

@@ -1,7 +1,7 @@
 import pytest
 from pydantic import ValidationError
 
-from serving.config import EngineSettings, SpeculationConfig
+from serving.config import EngineSettings, SpeculationConfig, write_speculation
 
 
 def test_defaults_are_ngram_with_explicit_lookup_bounds():
@@ -138,3 +138,50 @@ def test_engine_environment_keeps_numba_off_openmp_unless_chosen(monkeypatch):
     assert env == {"VLLM_CPU_OMP_THREADS_BIND": "auto", "NUMBA_THREADING_LAYER": "workqueue"}
     monkeypatch.setenv("NUMBA_THREADING_LAYER", "tbb")
     assert engine_environment("auto")["NUMBA_THREADING_LAYER"] == "tbb"
+
+
+def test_a_batch_size_schedule_and_suffix_decoding_reach_vllm():
+    spec = SpeculationConfig(schedule=((1, 2, 16), (3, 8, 8), (9, 64, 0)))
+    assert spec.to_vllm()["num_speculative_tokens_per_batch_size"] == [
+        [1, 2, 16],
+        [3, 8, 8],
+        [9, 64, 0],
+    ]
+    assert spec.label == "ngram:k=16,min=2,max=5,batch=1-2:16/3-8:8/9-64:0"
+    suffix = SpeculationConfig(method="suffix", num_speculative_tokens=24)
+    assert suffix.to_vllm() == {"method": "suffix", "num_speculative_tokens": 24}
+    assert suffix.label == "suffix:k=24" and suffix.described()["prompt_lookup_min"] is None
+
+
+@pytest.mark.parametrize(
+    "schedule, message",
+    [
+        (((2, 4, 8),), "from 1 up without gaps"),
+        (((1, 2, 16), (4, 8, 8)), "got 4-8 after 2"),
+        (((1, 4, 17),), "must be 0..16"),
+    ],
+)
+def test_bad_schedules_are_refused_with_the_row_at_fault(schedule, message):
+    with pytest.raises(ValidationError, match=message):
+        SpeculationConfig(schedule=schedule)
+
+
+def test_schedule_from_the_environment_and_back_through_the_settings_file(monkeypatch, tmp_path):
+    monkeypatch.setenv("HIRING_ASSISTANT_SPECULATION__SCHEDULE", "[[1, 2, 16], [3, 64, 4]]")
+    assert EngineSettings().speculation.schedule == ((1, 2, 16), (3, 64, 4))
+    monkeypatch.delenv("HIRING_ASSISTANT_SPECULATION__SCHEDULE")
+    path = write_speculation(SpeculationConfig(schedule=((1, 4, 16), (5, 64, 2))), tmp_path / "s")
+    settings = EngineSettings(_env_file=path)  # type: ignore[call-arg]
+    assert settings.speculation.schedule == ((1, 4, 16), (5, 64, 2))
+
+
+def test_each_door_gets_its_profile_unless_speculation_is_set_explicitly(monkeypatch):
+    monkeypatch.setenv("HIRING_ASSISTANT_PROFILES__BATCH__SCHEDULE", "[[1, 2, 16], [3, 64, 4]]")
+    settings = EngineSettings()
+    assert settings.for_profile("batch").speculation.schedule == ((1, 2, 16), (3, 64, 4))
+    assert settings.for_profile("interactive").speculation == SpeculationConfig()
+    monkeypatch.setenv("HIRING_ASSISTANT_SPECULATION__NUM_SPECULATIVE_TOKENS", "4")
+    explicit = EngineSettings()
+    for profile in ("batch", "interactive"):
+        spec = explicit.for_profile(profile).speculation
+        assert spec.num_speculative_tokens == 4 and spec.schedule is None
