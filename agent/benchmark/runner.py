@@ -97,6 +97,42 @@ def run_level(
     return generations, wall, sum((g.speculation for g in generations), SpeculationCounters())
 
 
+class _Engines:
+    """The engine of one config, made ready before each level and each SLA probe.
+
+    Each starts with an empty prefix cache. Suffix decoding also remembers every earlier
+    answer, and the levels and probes send the same requests again, so a suffix config gets a
+    fresh engine each time: its drafts come only from other requests' answers, as in use."""
+
+    def __init__(self, config: BenchConfig, base: EngineSettings) -> None:
+        self.settings = config.settings(base)
+        self.remembers = config.speculation.method == "suffix"
+        self.engine: Engine | None = None
+        self.used = False
+
+    def start(self) -> Engine:
+        from serving.factory import open_engine
+
+        self.close()
+        self.engine = open_engine(self.settings)
+        self.engine.generate(WARMUP)
+        self.used = False
+        return self.engine
+
+    def ready(self) -> Engine:
+        engine = self.start() if self.engine is None or (self.remembers and self.used) else None
+        engine = engine or self.engine
+        assert engine is not None
+        _reset_cache(engine)
+        self.used = True
+        return engine
+
+    def close(self) -> None:
+        if self.engine is not None:
+            self.engine.close()
+            self.engine = None
+
+
 def run_config(
     config: BenchConfig,
     workload: Workload,
@@ -110,15 +146,16 @@ def run_config(
 ) -> ConfigRun:
     """Start (or reach) the engine for ``config``, warm it up, and run every level in turn;
     then, with ``sla``, search the highest arrival rate whose P90 meets its ceiling."""
-    from serving.factory import open_engine
-
     run = ConfigRun(config)
     say(f"[{config.name}] starting engine…")
     started = time.perf_counter()
-    with open_engine(config.settings(base)) as engine:
-        engine.generate(WARMUP)
+    engines = _Engines(config, base)
+    try:
+        first = engines.start()
         run.engine_start_s = round(time.perf_counter() - started, 1)
-        items = workload.items(engine)
+        items = workload.items(first)
+        if engines.remembers:
+            say(f"[{config.name}] it remembers earlier answers: a fresh engine for each level")
         for level in levels:
             rate = qps(run) if level == "fixed_qps" else 0.0
             say(
@@ -126,9 +163,8 @@ def run_config(
                 + (f" at {rate:.3f} req/s" if rate else "")
                 + "…"
             )
-            _reset_cache(engine)
             generations, wall, spec = run_level(
-                engine,
+                engines.ready(),
                 items,
                 level,
                 qps=rate,
@@ -144,12 +180,14 @@ def run_config(
             if level == "concurrency_1":
                 run.outputs = [g.token_ids for g in generations]
         if sla is not None:
-            run.sla = _search(engine, items, run, sla, seed=seed, say=say)
+            run.sla = _search(engines, items, run, sla, seed=seed, say=say)
+    finally:
+        engines.close()
     return run
 
 
 def _search(
-    engine: Engine,
+    engines: _Engines,
     items: list[WorkItem],
     run: ConfigRun,
     sla: SlaSearch,
@@ -162,8 +200,9 @@ def _search(
 
     def probe(rate: float) -> Probe:
         say(f"[{name}] SLA probe: {len(items)} requests at {rate:.3f} req/s…")
-        _reset_cache(engine)
-        generations, wall, _spec = run_level(engine, items, "fixed_qps", qps=rate, seed=seed)
+        generations, wall, _spec = run_level(
+            engines.ready(), items, "fixed_qps", qps=rate, seed=seed
+        )
         summary = summarize([g.metrics for g in generations], wall)
         measured = Probe(
             qps=round(rate, 4),

@@ -132,3 +132,28 @@ def test_bench_with_a_ceiling_searches_each_config_and_writes_the_plot(scripted_
     assert (tmp_path / "sla_throughput_p90.png").stat().st_size > 5000
     table = format_table(results)
     assert "within P90 ≤ 1000 s" in table and "tok/s at full load" in table
+
+
+def test_a_suffix_config_gets_a_fresh_engine_for_each_level_and_probe(monkeypatch):
+    """Suffix decoding remembers answers; the levels and probes repeat the same requests."""
+    started: list[str] = []
+
+    def open_engine(settings, say=None):
+        started.append(settings.speculation.method)
+        return ScriptedEngine(responder=lambda _request: '{"ok": true}', delay_s=0.01)
+
+    monkeypatch.setattr(serving.factory, "open_engine", open_engine)
+    monkeypatch.setattr(bench_module, "_vllm_version", lambda: "test")
+    results = run_bench(
+        [parse_config("ngram:k=4"), parse_config("suffix:k=16")],
+        build_workload(SAMPLES, 2, max_tokens=40),
+        EngineSettings(),
+        levels=("concurrency_1", "max_concurrency"),
+        qps=None,
+        seed=0,
+        say=lambda _line: None,
+        sla=SlaSearch(1000.0, probes=2),
+    )
+    # n-gram: one engine for everything; suffix: one per level, then one for the probe
+    assert started == ["ngram", "suffix", "suffix", "suffix"]
+    assert results["configs"][1]["sla"]["max_qps"] > 0
