@@ -80,18 +80,24 @@ def _cdfs(results: dict[str, Any], path: Path) -> Path:
 
 
 def _sla(results: dict[str, Any], path: Path) -> Path:
-    """Each SLA probe: the throughput it got against its P90, one line per config."""
+    """Each SLA probe's P90 against its arrival rate, one line per config; a probe stopped
+    once its P90 was sure to be over the ceiling is drawn as a triangle on the ceiling."""
     plt = _pyplot()
+    ceiling = results["sla_p90_s"]
     fig, ax = plt.subplots(figsize=(7, 4.5))
     for config in results["configs"]:
         probes = sorted((config.get("sla") or {}).get("probes", []), key=lambda p: p["qps"])
-        if probes:
-            xs = [p["output_tok_per_s"] for p in probes]
-            ax.plot(xs, [p["p90_s"] for p in probes], marker="o", label=config["name"])
-    ceiling = results["sla_p90_s"]
+        done = [p for p in probes if p["p90_s"] is not None]
+        stopped = [p for p in probes if p["p90_s"] is None]
+        (line,) = ax.plot(
+            [p["qps"] for p in done], [p["p90_s"] for p in done], marker="o", label=config["name"]
+        )
+        if stopped:
+            xs = [p["qps"] for p in stopped]
+            ax.scatter(xs, [ceiling] * len(xs), marker="^", s=60, color=line.get_color())
     ax.axhline(ceiling, color="grey", linestyle="--", linewidth=1)
     ax.annotate(
-        f"P90 ceiling {ceiling:g} s",
+        f"P90 ceiling {ceiling:g} s (▲ stopped: over it)",
         (0.01, ceiling),
         xycoords=("axes fraction", "data"),
         textcoords="offset points",
@@ -99,7 +105,7 @@ def _sla(results: dict[str, Any], path: Path) -> Path:
         fontsize=8,
         color="grey",
     )
-    ax.set_xlabel("output tokens/s at the probed arrival rate")
+    ax.set_xlabel("arrival rate = throughput of the probes within the ceiling (requests/s)")
     ax.set_ylabel("P90 end-to-end latency (s)")
     ax.set_title(f"Throughput against P90 latency ({results['pairs']} requests per probe)")
     ax.legend(fontsize=8)

@@ -30,13 +30,17 @@ class SlaSearch:
 
 @dataclass(frozen=True)
 class Probe:
+    """One probe's figures; ``p90_s`` None when it stopped as soon as its P90 was sure to be
+    over the ceiling (enough requests were late), which saves waiting out a queue."""
+
     qps: float
-    p90_s: float
-    output_tok_per_s: float
-    requests_per_s: float
+    p90_s: float | None
+    wall_s: float = 0.0
+    output_tok_per_s: float | None = None
+    requests_per_s: float | None = None
 
     def meets(self, ceiling_s: float) -> bool:
-        return self.p90_s <= ceiling_s
+        return self.p90_s is not None and self.p90_s <= ceiling_s
 
 
 @dataclass
@@ -57,7 +61,7 @@ class SlaResult:
         return {
             "p90_ceiling_s": self.ceiling_s,
             "max_qps": round(self.max_qps, 4),
-            "output_tok_per_s": best.output_tok_per_s if best else 0.0,
+            "output_tok_per_s": best.output_tok_per_s or 0.0 if best else 0.0,
             "probes": [asdict(p) for p in self.probes],
             "note": self.note,
         }

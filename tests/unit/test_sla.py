@@ -1,5 +1,7 @@
 """`bench --sla-p90`: the bounded search for the highest rate within a P90 ceiling, and targets."""
 
+from dataclasses import replace
+
 import pytest
 
 import serving.factory
@@ -157,3 +159,54 @@ def test_a_suffix_config_gets_a_fresh_engine_for_each_level_and_probe(monkeypatc
     # n-gram: one engine for everything; suffix: one per level, then one for the probe
     assert started == ["ngram", "suffix", "suffix", "suffix"]
     assert results["configs"][1]["sla"]["max_qps"] > 0
+
+
+@pytest.mark.parametrize(("requests", "late"), [(20, 3), (10, 2), (8, 2), (1, 1)])
+def test_a_probe_knows_its_p90_is_over_once_enough_requests_are_late(requests, late):
+    from agent.benchmark.runner import late_needed
+    from agent.benchmark.stats import percentile
+
+    assert late_needed(requests) == late
+    # exactly that many values over the ceiling push numpy's P90 over it; one fewer need not
+    over = [0.0] * (requests - late) + [100.0] * late
+    assert percentile(over, 90) > 50
+    if late > 1:
+        fewer = [0.0] * (requests - late + 1) + [100.0] * (late - 1)
+        assert percentile(fewer, 90) <= 50
+
+
+def test_a_probe_over_the_ceiling_stops_early_and_cancels_what_runs():
+    """Answers take 0.3 s, the ceiling is 0.1 s: the probe gives up long before 8 × 0.3 s."""
+    import time
+
+    from agent.benchmark.runner import run_probe
+
+    items = build_workload(SAMPLES, 8).items(ScriptedEngine())
+    slow = _SlowEngine(0.3)
+    started = time.perf_counter()
+    generations, wall = run_probe(slow, items, qps=1000.0, seed=0, ceiling_s=0.1)
+    assert generations is None and wall < 1.0 and time.perf_counter() - started < 1.5
+    assert slow.cancelled >= 1
+    quick = _SlowEngine(0.01)
+    generations, _wall = run_probe(quick, items, qps=1000.0, seed=0, ceiling_s=5.0)
+    assert generations is not None and len(generations) == 8 and quick.cancelled == 0
+
+
+class _SlowEngine(ScriptedEngine):
+    """Each answer takes ``seconds`` on the event loop, and counts its cancellations."""
+
+    def __init__(self, seconds: float) -> None:
+        super().__init__(responder=lambda _request: '{"ok": true}')
+        self.seconds = seconds
+        self.cancelled = 0
+
+    async def agenerate(self, request):
+        import asyncio
+
+        try:
+            await asyncio.sleep(self.seconds)
+        except asyncio.CancelledError:
+            self.cancelled += 1
+            raise
+        generation = self.generate(request)
+        return replace(generation, metrics=replace(generation.metrics, e2e_s=self.seconds))
