@@ -275,9 +275,8 @@ def _search(
             requests_per_s=summary["requests_per_s"],
         )
         verdict = "within" if measured.meets(sla.ceiling_s) else "over"
-        say(
-            f"  [{name}] P90 {summary['e2e_s_p90']:.1f} s: {verdict} the {sla.ceiling_s:g} s ceiling"
-        )
+        ceiling = f"{sla.ceiling_s:g} s"
+        say(f"  [{name}] P90 {summary['e2e_s_p90']:.1f} s: {verdict} the {ceiling} ceiling")
         return measured
 
     full = run.levels.get("max_concurrency", {})
