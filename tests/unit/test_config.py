@@ -185,3 +185,19 @@ def test_each_door_gets_its_profile_unless_speculation_is_set_explicitly(monkeyp
     for profile in ("batch", "interactive"):
         spec = explicit.for_profile(profile).speculation
         assert spec.num_speculative_tokens == 4 and spec.schedule is None
+
+
+def test_suffix_without_arctic_inference_fails_in_one_line(monkeypatch):
+    import importlib.util
+
+    from serving.engine import EngineError
+    from serving.vllm_engine import require_speculation_packages
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(
+        importlib.util, "find_spec", lambda name: None if name == "arctic_inference" else real(name)
+    )
+    suffix = EngineSettings(speculation=SpeculationConfig(method="suffix"))
+    with pytest.raises(EngineError, match="make suffix"):
+        require_speculation_packages(suffix)
+    require_speculation_packages(EngineSettings())  # n-gram needs nothing more
