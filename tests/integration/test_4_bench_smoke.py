@@ -27,6 +27,7 @@ def test_bench_smoke_run_writes_results_and_plots(engines, tmp_path):
     engines.close()  # the benchmark starts its own engines, one at a time
     exe = Path(sys.executable).with_name("hiring-assistant")
     command = [str(exe), "bench", "--pairs", "1", "--max-tokens", "160", "--out", str(tmp_path)]
+    command += ["--sla-p90", "600", "--sla-probes", "2"]  # one answer: well within, one probe
     # its own process group: on a timeout the engine processes go too, not only the CLI
     with subprocess.Popen(
         command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True
@@ -59,6 +60,16 @@ def test_bench_smoke_run_writes_results_and_plots(engines, tmp_path):
     assert 0 < ngram["acceptance_rate"] <= 1 and ngram["mean_acceptance_length"] > 1
     # greedy outputs on/off: the rate is measured, each mismatch says where it starts
     assert ngram["exact_match_rate"] == 1 - len(ngram["mismatches"])
-    for plot in ("tpot.png", "p90_latency.png", "acceptance_per_position.png", "latency_cdf.png"):
+    # the SLA search: its first probe, at the full-load rate, meets a 600 s ceiling
+    assert results["sla_p90_s"] == 600
+    for config in (off, ngram):
+        sla = config["sla"]
+        assert len(sla["probes"]) == 1 and "capacity" in sla["note"], sla
+        assert sla["probes"][0]["p90_s"] <= 600 and sla["max_qps"] > 0
+    assert off["sla"]["ratio"] == 1.0 and ngram["sla"]["ratio"] > 0
+    assert {row["key"] for row in results["targets"]} >= {"sla", "tpot", "full_load"}
+    plots = ("tpot.png", "p90_latency.png", "acceptance_per_position.png", "latency_cdf.png")
+    for plot in (*plots, "sla_throughput_p90.png"):
         assert (tmp_path / plot).stat().st_size > 5000, plot
     assert shipped.label in out.stdout and "TPOT" in out.stdout and "Run time:" in out.stdout
+    assert "within P90 ≤ 600 s" in out.stdout
