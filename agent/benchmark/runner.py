@@ -6,7 +6,7 @@ import asyncio
 import math
 import random
 import time
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -55,16 +55,24 @@ async def _poisson(
     engine: Engine, items: list[WorkItem], qps: float, seed: int, progress: Progress
 ) -> list[Generation]:
     """Requests arrive as a Poisson process at ``qps`` (same seed, same arrivals, every config)."""
+    tasks = [
+        asyncio.ensure_future(_tracked(engine, item, progress))
+        async for item in _arrivals(items, qps, seed)
+    ]
+    return list(await asyncio.gather(*tasks))
+
+
+async def _arrivals(items: list[WorkItem], qps: float, seed: int) -> AsyncIterator[WorkItem]:
+    """Each item at its Poisson arrival time (the same times for the same seed)."""
     rng = random.Random(seed)
     start = time.perf_counter()
-    arrival, tasks = 0.0, []
+    arrival = 0.0
     for item in items:
         arrival += rng.expovariate(qps)
         delay = arrival - (time.perf_counter() - start)
         if delay > 0:
             await asyncio.sleep(delay)
-        tasks.append(asyncio.ensure_future(_tracked(engine, item, progress)))
-    return list(await asyncio.gather(*tasks))
+        yield item
 
 
 async def _poisson_within(
