@@ -28,6 +28,15 @@ def _save(plt: Any, fig: Any, path: Path) -> Path:
     return path
 
 
+def _legend(ax: Any, fontsize: int = 8, empty: str = "nothing to plot") -> None:
+    """A legend where something was drawn with a label, else `empty` across the axes (an
+    `off`-only run has no acceptance to plot, and matplotlib would warn on the terminal)."""
+    if ax.get_legend_handles_labels()[0]:
+        ax.legend(fontsize=fontsize)
+    else:
+        ax.text(0.5, 0.5, empty, ha="center", va="center", transform=ax.transAxes, color="grey")
+
+
 def _bars(results: dict[str, Any], metric: str, ylabel: str, title: str, path: Path) -> Path:
     plt = _pyplot()
     configs, levels = results["configs"], results["levels"]
@@ -42,7 +51,7 @@ def _bars(results: dict[str, Any], metric: str, ylabel: str, title: str, path: P
     ax.set_xticklabels([LEVEL_TITLES.get(level, level) for level in levels])
     ax.set_ylabel(ylabel)
     ax.set_title(title)
-    ax.legend(fontsize=8)
+    _legend(ax)
     return _save(plt, fig, path)
 
 
@@ -57,7 +66,7 @@ def _acceptance(results: dict[str, Any], path: Path) -> Path:
     ax.set_ylabel("share of drafts accepted up to here")
     ax.set_ylim(0, 1)
     ax.set_title(f"Acceptance per draft position ({results['pairs']} pairs)")
-    ax.legend(fontsize=8)
+    _legend(ax, empty="no speculative config in this run")
     return _save(plt, fig, path)
 
 
@@ -75,7 +84,7 @@ def _cdfs(results: dict[str, Any], path: Path) -> Path:
         ax.set_xlabel("end-to-end latency (s)")
         ax.set_ylabel("share of requests")
         ax.set_ylim(0, 1.02)
-        ax.legend(fontsize=7)
+        _legend(ax, 7)
     return _save(plt, fig, path)
 
 
@@ -108,7 +117,7 @@ def _sla(results: dict[str, Any], path: Path) -> Path:
     ax.set_xlabel("arrival rate = throughput of the probes within the ceiling (requests/s)")
     ax.set_ylabel("P90 end-to-end latency (s)")
     ax.set_title(f"Throughput against P90 latency ({results['pairs']} requests per probe)")
-    ax.legend(fontsize=8)
+    _legend(ax)
     return _save(plt, fig, path)
 
 

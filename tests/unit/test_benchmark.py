@@ -1,3 +1,5 @@
+import warnings
+
 import pytest
 
 from agent.benchmark import bench as bench_module
@@ -208,6 +210,16 @@ def test_plots_are_written_as_png(tmp_path):
     for path in paths:
         data = path.read_bytes()
         assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 5000, path
+
+
+def test_plots_of_an_off_only_run_say_so_instead_of_warning(tmp_path):
+    results = _results()
+    results["configs"] = results["configs"][:1]  # `off` alone: no acceptance to plot
+    assert results["configs"][0]["name"] == "off"
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # matplotlib's "No artists with labels" would raise
+        paths = write_plots(results, tmp_path)
+    assert len(paths) == 4
 
 
 def test_cpu_options_in_configs():
