@@ -239,10 +239,14 @@ def _sla_lines(results: dict[str, Any]) -> list[str]:
 
 def _target_lines(rows: list[dict[str, Any]]) -> list[str]:
     table = new_table()
-    for name in ("config", "target", "goal", "measured", ""):
+    for name in ("config", "target", "goal", "measured", "met"):
         table.add_column(name, overflow="fold")
     for row in rows:
         table.add_row(
-            row["config"], row["target"], row["goal"], row["measured"], "met" if row["met"] else ""
+            row["config"],
+            row["target"],
+            row["goal"],
+            row["measured"],
+            "yes" if row["met"] else "no",
         )
     return render_table(table)

@@ -89,31 +89,43 @@ def _cdfs(results: dict[str, Any], path: Path) -> Path:
 
 
 def _sla(results: dict[str, Any], path: Path) -> Path:
-    """Each SLA probe's P90 against its arrival rate, one line per config; a probe stopped
-    once its P90 was sure to be over the ceiling is drawn as a triangle on the ceiling."""
+    """Each SLA probe's P90 against its arrival rate, one line per config, and a dotted line at
+    each config's answer; a probe stopped once its P90 was sure to be over the ceiling is drawn
+    as a triangle on the ceiling."""
     plt = _pyplot()
     ceiling = results["sla_p90_s"]
     fig, ax = plt.subplots(figsize=(7, 4.5))
+    rates: list[float] = []
+    any_stopped = False
     for config in results["configs"]:
-        probes = sorted((config.get("sla") or {}).get("probes", []), key=lambda p: p["qps"])
+        sla = config.get("sla") or {}
+        probes = sorted(sla.get("probes", []), key=lambda p: p["qps"])
         done = [p for p in probes if p["p90_s"] is not None]
         stopped = [p for p in probes if p["p90_s"] is None]
+        rates += [p["qps"] for p in probes]
+        label = f"{config['name']}: " + (
+            f"{sla['max_qps']:.3f} req/s" if sla.get("max_qps") else "no rate within the ceiling"
+        )
+        if sla.get("ratio") is not None:
+            label += f" ({sla['ratio']:.2f}x)"
+        if len(probes) == 1 and done:  # met at the first probe, its full-load rate
+            label += ", at its capacity"
         (line,) = ax.plot(
-            [p["qps"] for p in done], [p["p90_s"] for p in done], marker="o", label=config["name"]
+            [p["qps"] for p in done], [p["p90_s"] for p in done], marker="o", label=label
         )
         if stopped:
+            any_stopped = True
             xs = [p["qps"] for p in stopped]
             ax.scatter(xs, [ceiling] * len(xs), marker="^", s=60, color=line.get_color())
-    ax.axhline(ceiling, color="grey", linestyle="--", linewidth=1)
-    ax.annotate(
-        f"P90 ceiling {ceiling:g} s (▲ stopped: over it)",
-        (0.01, ceiling),
-        xycoords=("axes fraction", "data"),
-        textcoords="offset points",
-        xytext=(0, 4),
-        fontsize=8,
-        color="grey",
+        if sla.get("max_qps"):  # the answer: the highest rate that met the ceiling
+            ax.axvline(sla["max_qps"], color=line.get_color(), linestyle=":", linewidth=1)
+    ax.axhline(
+        ceiling, color="grey", linestyle="--", linewidth=1, label=f"P90 ceiling {ceiling:g} s"
     )
+    if any_stopped:  # one grey legend entry for every config's triangles
+        ax.scatter([], [], marker="^", s=60, color="grey", label="stopped: P90 over the ceiling")
+    ax.set_xlim(0, max(rates, default=1.0) * 1.08)
+    ax.set_ylim(0, ceiling * 1.15)
     ax.set_xlabel("arrival rate = throughput of the probes within the ceiling (requests/s)")
     ax.set_ylabel("P90 end-to-end latency (s)")
     ax.set_title(f"Throughput against P90 latency ({results['pairs']} requests per probe)")

@@ -93,6 +93,12 @@ def test_targets_are_ratios_against_off_and_say_whether_each_is_met():
         "identical": True,
     }
     assert rows["p90_fixed"]["measured"] == "60.0% lower" and rows["sla"]["measured"] == "2.50x"
+    printed = {
+        line.split("  ")[1].strip(): line.split()[-1]
+        for line in bench_module._target_lines(list(rows.values()))
+        if line.startswith("ngram")
+    }
+    assert printed["TPOT at concurrency 1"] == "yes" and printed["P90 at the fixed rate"] == "no"
 
 
 @pytest.fixture
