@@ -108,7 +108,7 @@ def _sla(results: dict[str, Any], path: Path) -> Path:
         )
         if sla.get("ratio") is not None:
             label += f" ({sla['ratio']:.2f}x)"
-        if len(probes) == 1 and done:  # met at the first probe, its full-load rate
+        if sla.get("bound_by_capacity"):
             label += ", at its capacity"
         (line,) = ax.plot(
             [p["qps"] for p in done], [p["p90_s"] for p in done], marker="o", label=label

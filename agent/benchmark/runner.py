@@ -82,17 +82,10 @@ async def _poisson_within(
     be over ``ceiling_s``: once ``late_needed`` requests took (or have been waiting) longer
     than that. None then."""
     needed = late_needed(len(items))
-    rng = random.Random(seed)
-    start = time.perf_counter()
     sent: list[tuple[float, asyncio.Task[Generation]]] = []
 
     async def send() -> None:
-        arrival = 0.0
-        for item in items:
-            arrival += rng.expovariate(qps)
-            delay = arrival - (time.perf_counter() - start)
-            if delay > 0:
-                await asyncio.sleep(delay)
+        async for item in _arrivals(items, qps, seed):
             sent.append(
                 (time.perf_counter(), asyncio.ensure_future(engine.agenerate(item.request)))
             )

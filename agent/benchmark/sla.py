@@ -49,6 +49,7 @@ class SlaResult:
     max_qps: float = 0.0  # 0: no probed rate met the ceiling
     probes: list[Probe] = field(default_factory=list)
     note: str = ""
+    bound_by_capacity: bool = False  # met at the full-load rate, the search's upper bound
 
     @property
     def best(self) -> Probe | None:
@@ -64,6 +65,7 @@ class SlaResult:
             "output_tok_per_s": best.output_tok_per_s or 0.0 if best else 0.0,
             "probes": [asdict(p) for p in self.probes],
             "note": self.note,
+            "bound_by_capacity": self.bound_by_capacity,
         }
 
 
@@ -101,6 +103,7 @@ def search_max_qps(
         else:
             high = rate
         if low >= capacity:
+            result.bound_by_capacity = True
             result.note = "meets the ceiling at its full-load rate: bound by capacity"
             break
         rate = high / 2 if low == 0 else math.sqrt(low * high)

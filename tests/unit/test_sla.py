@@ -42,6 +42,7 @@ def test_search_stops_at_capacity_when_the_ceiling_does_not_bind():
     probe, asked = _queue(knee=1.0)
     result = search_max_qps(probe, 60, capacity_qps=0.2, probes=5)
     assert asked == [0.2] and result.max_qps == 0.2 and "capacity" in result.note
+    assert result.bound_by_capacity
 
 
 def test_search_costs_no_probe_when_one_request_alone_is_over_the_ceiling():
@@ -54,6 +55,7 @@ def test_search_reports_zero_when_no_probe_meets():
     probe, asked = _queue(knee=0.2)
     result = search_max_qps(probe, 5, capacity_qps=0.2, probes=3)  # P90 ≥ 10 s at any rate
     assert asked == [0.2, 0.1, 0.05] and result.max_qps == 0 and "0.05" in result.note
+    assert not result.bound_by_capacity
 
 
 @pytest.mark.parametrize("kwargs", [{"capacity_qps": 0.0}, {"capacity_qps": 1.0, "probes": 2}])
@@ -132,6 +134,7 @@ def test_bench_with_a_ceiling_searches_each_config_and_writes_the_plot(scripted_
         assert sla["p90_ceiling_s"] == 1000.0
         # a scripted answer takes milliseconds: the full-load rate itself meets 1000 s
         assert len(sla["probes"]) == 1 and "capacity" in sla["note"]
+        assert sla["bound_by_capacity"]
         assert sla["max_qps"] == pytest.approx(config["max_concurrency"]["requests_per_s"], 1e-3)
     assert off["sla"]["ratio"] == 1.0 and ngram["sla"]["ratio"] > 0
     assert any("SLA probe" in line for line in said)
